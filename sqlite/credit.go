@@ -1,0 +1,147 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/prospectorhq/prospector"
+)
+
+// rollPeriod starts a new billing period when the stored one has ended.
+// The UPDATE is conditional on the old end, so it is applied once however
+// many callers race here.
+func rollPeriod(ctx context.Context, tx *sql.Tx, workspaceID string, now time.Time) error {
+	var start, end string
+	err := tx.QueryRowContext(ctx, `SELECT period_start, period_end FROM workspaces WHERE id = ?`, workspaceID).Scan(&start, &end)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("sqlite: workspace %s: %w", workspaceID, prospector.ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("sqlite: read period: %w", err)
+	}
+	if now.Before(parseTime(end)) {
+		return nil
+	}
+	newStart, newEnd := prospector.BillingPeriod(parseTime(start), now)
+	_, err = tx.ExecContext(ctx, `UPDATE workspaces SET period_start = ?, period_end = ?, credits_used = 0
+		WHERE id = ? AND period_end = ?`, formatTime(newStart), formatTime(newEnd), workspaceID, end)
+	if err != nil {
+		return fmt.Errorf("sqlite: roll period: %w", err)
+	}
+	return nil
+}
+
+// CreditUsage returns the current period's usage.
+func (db *DB) CreditUsage(ctx context.Context, workspaceID string, now time.Time) (*prospector.CreditUsage, error) {
+	var u prospector.CreditUsage
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		if err := rollPeriod(ctx, tx, workspaceID, now); err != nil {
+			return err
+		}
+		s := workspaceScanTargets()
+		err := tx.QueryRowContext(ctx, `SELECT `+workspaceColumns+`, credits_used, radars_used, network_accounts_used
+			FROM workspaces WHERE id = ?`, workspaceID).
+			Scan(append(s.targets(), &u.CreditsUsed, &u.Radars.Used, &u.NetworkAccounts.Used)...)
+		if err != nil {
+			return fmt.Errorf("sqlite: read usage: %w", err)
+		}
+		w := s.workspace()
+		u.Workspace, u.PeriodStart, u.PeriodEnd = *w, w.PeriodStart, w.PeriodEnd
+		u.Credits, u.Radars.Limit, u.NetworkAccounts.Limit, u.RadarSignals = w.Credits, w.Radars, w.NetworkAccounts, w.RadarSignals
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &u, nil
+}
+
+// ChargeCredits records c and spends its credits in one transaction.
+func (db *DB) ChargeCredits(ctx context.Context, c *prospector.Charge, now time.Time) (bool, error) {
+	if c.Amount < 0 {
+		return false, fmt.Errorf("sqlite: charge: negative amount %d", c.Amount)
+	}
+	replayed := false
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		if err := rollPeriod(ctx, tx, c.WorkspaceID, now); err != nil {
+			return err
+		}
+		if c.IdempotencyKey != "" {
+			var created string
+			err := tx.QueryRowContext(ctx, `SELECT id, amount, reason, created_at FROM credit_ledger
+				WHERE workspace_id = ? AND idempotency_key = ?`, c.WorkspaceID, c.IdempotencyKey).
+				Scan(&c.ID, &c.Amount, &c.Reason, &created)
+			if err == nil {
+				replayed, c.CreatedAt = true, parseTime(created)
+				return nil
+			}
+			if !errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("sqlite: read ledger: %w", err)
+			}
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE workspaces SET credits_used = credits_used + ?
+			WHERE id = ? AND (credits_limit IS NULL OR credits_bypassed OR credits_used + ? <= credits_limit)`,
+			c.Amount, c.WorkspaceID, c.Amount)
+		if err != nil {
+			return fmt.Errorf("sqlite: spend credits: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return prospector.ErrInsufficientCredits
+		}
+		c.ID, c.CreatedAt = prospector.NewID("chg"), now.UTC()
+		_, err = tx.ExecContext(ctx, `INSERT INTO credit_ledger (id, workspace_id, amount, reason, idempotency_key, created_at)
+			VALUES (?, ?, ?, ?, ?, ?)`, c.ID, c.WorkspaceID, c.Amount, c.Reason, nullString(c.IdempotencyKey), formatTime(c.CreatedAt))
+		if err != nil {
+			return fmt.Errorf("sqlite: write ledger: %w", err)
+		}
+		return nil
+	})
+	return replayed, err
+}
+
+// quotaColumns names the used, limit and bypass columns of each quota.
+func quotaColumns(q prospector.Quota) (used, limit, bypassed string, err error) {
+	switch q {
+	case prospector.QuotaRadars:
+		return "radars_used", "radars_limit", "radars_bypassed", nil
+	case prospector.QuotaNetworkAccounts:
+		return "network_accounts_used", "network_accounts_limit", "network_accounts_bypassed", nil
+	}
+	return "", "", "", fmt.Errorf("unknown quota %q", q)
+}
+
+// AcquireQuota takes one unit of q with a conditional UPDATE.
+func (db *DB) AcquireQuota(ctx context.Context, workspaceID string, q prospector.Quota) error {
+	used, limit, bypassed, err := quotaColumns(q)
+	if err != nil {
+		return fmt.Errorf("sqlite: %w", err)
+	}
+	res, err := db.write.ExecContext(ctx, `UPDATE workspaces SET `+used+` = `+used+` + 1
+		WHERE id = ? AND (`+limit+` IS NULL OR `+bypassed+` OR `+used+` < `+limit+`)`, workspaceID)
+	if err != nil {
+		return fmt.Errorf("sqlite: acquire %s: %w", q, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		if _, err := db.WorkspaceByID(ctx, workspaceID); err != nil {
+			return err
+		}
+		return prospector.ErrQuotaExceeded
+	}
+	return nil
+}
+
+// ReleaseQuota gives one unit of q back.
+func (db *DB) ReleaseQuota(ctx context.Context, workspaceID string, q prospector.Quota) error {
+	used, _, _, err := quotaColumns(q)
+	if err != nil {
+		return fmt.Errorf("sqlite: %w", err)
+	}
+	if _, err := db.write.ExecContext(ctx, `UPDATE workspaces SET `+used+` = `+used+` - 1
+		WHERE id = ? AND `+used+` > 0`, workspaceID); err != nil {
+		return fmt.Errorf("sqlite: release %s: %w", q, err)
+	}
+	return nil
+}

@@ -1,0 +1,137 @@
+// Package sqlite is the embedded store: one file, WAL mode, a single
+// writer connection beside a pool of readers.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/prospectorhq/prospector"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// DB is the SQLite implementation of prospector.Store.
+type DB struct {
+	path  string
+	write *sql.DB // one connection: SQLite has one writer at a time anyway
+	read  *sql.DB
+}
+
+var _ prospector.Store = (*DB)(nil)
+
+// Open opens (creating if needed) the database file prospector.db inside
+// dir and applies pending migrations.
+func Open(ctx context.Context, dir string) (*DB, error) {
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return nil, fmt.Errorf("sqlite: create data dir: %w", err)
+	}
+	path := filepath.Join(dir, "prospector.db")
+	pragmas := url.Values{}
+	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)"} {
+		pragmas.Add("_pragma", p)
+	}
+	writeDSN := "file:" + path + "?" + pragmas.Encode() + "&_txlock=immediate"
+	readDSN := "file:" + path + "?" + pragmas.Encode() + "&_pragma=query_only(1)"
+
+	write, err := sql.Open("sqlite", writeDSN)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open writer: %w", err)
+	}
+	write.SetMaxOpenConns(1)
+	write.SetConnMaxIdleTime(0)
+	db := &DB{path: path, write: write}
+	if err := db.migrate(ctx); err != nil {
+		write.Close()
+		return nil, err
+	}
+	read, err := sql.Open("sqlite", readDSN)
+	if err != nil {
+		write.Close()
+		return nil, fmt.Errorf("sqlite: open readers: %w", err)
+	}
+	read.SetMaxOpenConns(max(4, 2*runtime.GOMAXPROCS(0)))
+	read.SetMaxIdleConns(max(4, 2*runtime.GOMAXPROCS(0)))
+	db.read = read
+	return db, nil
+}
+
+// Path is the database file.
+func (db *DB) Path() string { return db.path }
+
+// Ping checks both pools.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.read.PingContext(ctx); err != nil {
+		return fmt.Errorf("sqlite: ping: %w", err)
+	}
+	return nil
+}
+
+// Close closes both pools.
+func (db *DB) Close() error {
+	var err error
+	if db.read != nil {
+		err = db.read.Close()
+	}
+	if werr := db.write.Close(); werr != nil && err == nil {
+		err = werr
+	}
+	return err
+}
+
+func (db *DB) migrate(ctx context.Context) error {
+	migrations, err := prospector.ReadMigrations(mustSub(migrationFiles, "migrations"))
+	if err != nil {
+		return fmt.Errorf("sqlite: %w", err)
+	}
+	if _, err := db.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
+		return fmt.Errorf("sqlite: create schema_migrations: %w", err)
+	}
+	for _, m := range migrations {
+		// BEGIN IMMEDIATE (the writer's txlock) makes a second process wait
+		// here instead of applying the same step twice.
+		err := db.tx(ctx, func(tx *sql.Tx) error {
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, m.Version).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				return nil
+			}
+			if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
+				m.Version, m.Name, formatTime(time.Now()))
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("sqlite: migration %s: %w", m.Name, err)
+		}
+	}
+	return nil
+}
+
+// tx runs fn in a write transaction (BEGIN IMMEDIATE), committing when fn
+// returns nil.
+func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
