@@ -133,3 +133,12 @@ type WorkspaceStore interface {
 func NewID(prefix string) string {
 	return fmt.Sprintf("%s_%s", prefix, randomToken(16))
 }
+
+// NewWorkspace returns a workspace named name on plan, with the plan's
+// default limits and the public API enabled.
+func NewWorkspace(name, plan string) *Workspace {
+	l := DefaultPlanLimits(plan)
+	return &Workspace{Name: name, Plan: plan, PublicAPI: true,
+		Credits: Limit{Limit: l.Credits}, Radars: Limit{Limit: l.Radars},
+		NetworkAccounts: Limit{Limit: l.NetworkAccounts}, RadarSignals: Limit{Limit: l.RadarSignals}}
+}

@@ -28,10 +28,8 @@ func Run(t *testing.T, open Opener) {
 // NewWorkspace creates a workspace on plan with the plan's default limits.
 func NewWorkspace(t *testing.T, s prospector.Store, name, plan string) *prospector.Workspace {
 	t.Helper()
-	l := prospector.DefaultPlanLimits(plan)
-	w := &prospector.Workspace{Name: name, Plan: plan, Email: name + "@example.test", PublicAPI: true,
-		Credits: prospector.Limit{Limit: l.Credits}, Radars: prospector.Limit{Limit: l.Radars},
-		NetworkAccounts: prospector.Limit{Limit: l.NetworkAccounts}, RadarSignals: prospector.Limit{Limit: l.RadarSignals}}
+	w := prospector.NewWorkspace(name, plan)
+	w.Email = name + "@example.test"
 	if err := s.CreateWorkspace(context.Background(), w); err != nil {
 		t.Fatalf("create workspace %s: %v", name, err)
 	}
@@ -115,6 +113,7 @@ func testAPIKey(t *testing.T, s prospector.Store) {
 	if _, err := s.PrincipalByKeyHash(ctx, prospector.HashKey("psk_unknown")); !errors.Is(err, prospector.ErrNotFound) {
 		t.Fatalf("unknown key: err = %v", err)
 	}
+	time.Sleep(2 * time.Millisecond) // distinct created_at, so "newest first" is decided
 	k2, _ := prospector.NewAPIKey(w.ID, prospector.PlanDefault, nil)
 	if err := s.CreateAPIKey(ctx, k2); err != nil {
 		t.Fatal(err)

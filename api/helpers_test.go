@@ -1,0 +1,181 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/api"
+	"github.com/prospectorhq/prospector/ratelimit"
+	"github.com/prospectorhq/prospector/sqlite"
+)
+
+// env is one API server on a temp-dir SQLite store.
+type env struct {
+	t      *testing.T
+	store  prospector.Store
+	server *api.Server
+	logs   *bytes.Buffer
+}
+
+type option func(*api.Config)
+
+func newEnv(t *testing.T, opts ...option) *env {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return newEnvOn(t, st, opts...)
+}
+
+func newEnvOn(t *testing.T, st prospector.Store, opts ...option) *env {
+	t.Helper()
+	logs := &bytes.Buffer{}
+	cfg := api.Config{
+		Store:       st,
+		Logger:      slog.New(slog.NewJSONHandler(logs, nil)),
+		Limiter:     ratelimit.NewMemory(),
+		KeyCacheTTL: time.Minute,
+		Version:     "test",
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return &env{t: t, store: st, server: api.NewServer(cfg), logs: logs}
+}
+
+// workspace creates a workspace on plan and a key of tier; it returns the
+// workspace and the key's secret.
+func (e *env) workspace(name, plan, tier string, edit ...func(*prospector.Workspace)) (*prospector.Workspace, string) {
+	e.t.Helper()
+	w := prospector.NewWorkspace(name, plan)
+	w.Email = name + "@example.test"
+	for _, f := range edit {
+		f(w)
+	}
+	if err := e.store.CreateWorkspace(context.Background(), w); err != nil {
+		e.t.Fatal(err)
+	}
+	return w, e.key(w, tier, nil)
+}
+
+func (e *env) key(w *prospector.Workspace, tier string, expires *time.Time) string {
+	e.t.Helper()
+	k, secret := prospector.NewAPIKey(w.ID, tier, expires)
+	if err := e.store.CreateAPIKey(context.Background(), k); err != nil {
+		e.t.Fatal(err)
+	}
+	return secret
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// do sends one request through the server and checks the response
+// against the OpenAPI document.
+func (e *env) do(method, path, key string, body any) response {
+	e.t.Helper()
+	return e.send(method, path, key, body, true)
+}
+
+// doUndocumented is do for requests the document has no operation for
+// (unknown paths, wrong methods): there is nothing to validate against.
+func (e *env) doUndocumented(method, path, key string) response {
+	e.t.Helper()
+	return e.send(method, path, key, nil, false)
+}
+
+func (e *env) send(method, path, key string, body any, validate bool) response {
+	e.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req := httptest.NewRequest(method, path, rd)
+	if key != "" {
+		req.Header.Set(prospector.KeyHeader, key)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	rec := httptest.NewRecorder()
+	e.server.ServeHTTP(rec, req)
+	res := response{status: rec.Code, header: rec.Header(), body: rec.Body.Bytes()}
+	if validate {
+		validateAgainstOpenAPI(e.t, req, res.status, res.header, res.body)
+	}
+	return res
+}
+
+// data decodes a 200 envelope's data member into a generic map.
+func (r response) data(t *testing.T) map[string]any {
+	t.Helper()
+	if r.status != http.StatusOK {
+		t.Fatalf("status %d, want 200: %s", r.status, r.body)
+	}
+	var env map[string]any
+	if err := json.Unmarshal(r.body, &env); err != nil {
+		t.Fatalf("body is not JSON: %v: %s", err, r.body)
+	}
+	if len(env) != 1 {
+		t.Fatalf("envelope has members other than data: %s", r.body)
+	}
+	d, ok := env["data"].(map[string]any)
+	if !ok {
+		t.Fatalf("data is not an object: %s", r.body)
+	}
+	return d
+}
+
+// wantError checks status, code and the exact envelope shape.
+func (r response) wantError(t *testing.T, status int, code string) string {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("status %d, want %d: %s", r.status, status, r.body)
+	}
+	var env struct {
+		Error map[string]any `json:"error"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(r.body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&env); err != nil {
+		t.Fatalf("error envelope: %v: %s", err, r.body)
+	}
+	if env.Error["code"] != code || len(env.Error) != 2 {
+		t.Fatalf("error %v, want code %s and only code and message", env.Error, code)
+	}
+	msg, _ := env.Error["message"].(string)
+	if msg == "" {
+		t.Fatalf("empty error message: %s", r.body)
+	}
+	return msg
+}
+
+func wantRateHeaders(t *testing.T, r response) {
+	t.Helper()
+	for _, h := range []string{"X-Request-Id", "X-Ratelimit-Limit", "X-Ratelimit-Remaining", "X-Ratelimit-Reset"} {
+		if r.header.Get(h) == "" {
+			t.Errorf("response %d lacks header %s", r.status, h)
+		}
+	}
+}
+
+type apiConfig = api.Config
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}

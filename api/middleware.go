@@ -1,0 +1,171 @@
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prospectorhq/prospector"
+)
+
+// statusWriter remembers the status and whether anything was written, for
+// logs and for the panic handler.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += n
+	return n, err
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// outer gives every response a request id and rate-limit headers, turns a
+// panic into service_error, and logs and counts the request.
+func (s *Server) outer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := s.now()
+		ri := &requestInfo{id: newRequestID(r.Header.Get("X-Request-Id"))}
+		r = r.WithContext(context.WithValue(r.Context(), requestInfoKey, ri))
+		sw := &statusWriter{ResponseWriter: w}
+		h := w.Header()
+		h.Set("X-Request-Id", ri.id)
+		// Requests that never reach a key's budget (no key, a bad key, the
+		// open endpoints) report the default tier's full allowance.
+		def := s.tierRates[prospector.PlanDefault]
+		setRateHeaders(h, prospector.RateResult{Limit: def.Requests, Remaining: def.Requests, Reset: def.Window})
+
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.logger.LogAttrs(r.Context(), slog.LevelError, "panic",
+					slog.String("request_id", ri.id), slog.String("panic", fmt.Sprint(p)))
+				if sw.status == 0 {
+					s.renderError(sw, r, fmt.Errorf("panic: %v", p))
+				}
+			}
+			s.observe(r, ri, sw, s.now().Sub(start))
+		}()
+		next.ServeHTTP(sw, r)
+	})
+}
+
+func (s *Server) observe(r *http.Request, ri *requestInfo, sw *statusWriter, elapsed time.Duration) {
+	status := sw.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	route := ri.route
+	if route == "" {
+		route = "unmatched"
+	}
+	s.metrics.observe(route, status, elapsed)
+	workspace := ""
+	if ri.principal != nil {
+		workspace = ri.principal.Workspace.ID
+	}
+	s.logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+		slog.String("request_id", ri.id), slog.String("method", r.Method), slog.String("route", route),
+		slog.String("path", r.URL.Path), slog.Int("status", status), slog.Int("bytes", sw.bytes),
+		slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.String("workspace", workspace))
+}
+
+// newRequestID keeps a caller's id when it is short and plain, so traces
+// can be joined across services; otherwise it makes one.
+func newRequestID(given string) string {
+	if n := len(given); n > 0 && n <= 64 {
+		ok := true
+		for _, c := range given {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return given
+		}
+	}
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return "req_" + hex.EncodeToString(b[:])
+}
+
+func setRateHeaders(h http.Header, res prospector.RateResult) {
+	h.Set("X-Ratelimit-Limit", strconv.Itoa(res.Limit))
+	h.Set("X-Ratelimit-Remaining", strconv.Itoa(max(res.Remaining, 0)))
+	h.Set("X-Ratelimit-Reset", strconv.Itoa(resetSeconds(res.Reset)))
+}
+
+// resetSeconds rounds up, so a caller that waits that long is in the next
+// window.
+func resetSeconds(d time.Duration) int {
+	if d <= 0 {
+		return 0
+	}
+	return int(math.Ceil(d.Seconds()))
+}
+
+// authenticate resolves the key, spends one unit of its budget and checks
+// that the workspace has the public API enabled. The order is the
+// contract's: 401 before 429 before 404. A failed authentication spends
+// no one's budget.
+func (s *Server) authenticate(next handlerFunc) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		secret := r.Header.Get(prospector.KeyHeader)
+		if secret == "" {
+			return prospector.Errorf(prospector.EUNAUTHORIZED, "Missing API key: send it in the %s header.", prospector.KeyHeader)
+		}
+		p, err := s.keys.resolve(r.Context(), secret)
+		if err != nil {
+			return err
+		}
+		if p == nil || !p.Key.Active(s.now()) {
+			return prospector.Errorf(prospector.EUNAUTHORIZED, "Invalid, revoked or expired API key.")
+		}
+		ri := info(r.Context())
+		ri.principal = p
+		rate, ok := s.tierRates[p.Key.Tier]
+		if !ok {
+			rate = s.tierRates[prospector.PlanDefault]
+		}
+		if s.limiter != nil {
+			res, err := s.limiter.Allow(r.Context(), p.Key.ID, rate)
+			if err != nil {
+				return fmt.Errorf("rate limiter: %w", err)
+			}
+			setRateHeaders(w.Header(), res)
+			if !res.Allowed {
+				w.Header().Set("Retry-After", strconv.Itoa(max(resetSeconds(res.Reset), 1)))
+				return prospector.Errorf(prospector.ERATELIMIT, "Rate limit exceeded; retry in %d seconds.", max(resetSeconds(res.Reset), 1))
+			}
+		} else {
+			setRateHeaders(w.Header(), prospector.RateResult{Limit: rate.Requests, Remaining: rate.Requests, Reset: rate.Window})
+		}
+		if !p.Workspace.PublicAPI {
+			return prospector.Errorf(prospector.ENOTFOUND, "Public API access is not enabled for this workspace.")
+		}
+		return next(w, r)
+	}
+}

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/api"
+	"github.com/prospectorhq/prospector/ratelimit"
+	"github.com/spf13/cobra"
+)
+
+type serveOptions struct {
+	addr            string
+	noDemo          bool
+	redisURL        string
+	tierRates       string
+	rateLimit       bool
+	keyCacheTTL     time.Duration
+	shutdownTimeout time.Duration
+	logLevel        string
+}
+
+func newServeCommand(e *env, so *storeOptions) *cobra.Command {
+	var o serveOptions
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the HTTP API",
+		Long: `Run the HTTP API under /api/v1, migrating the store first.
+
+On an empty store (unless --no-demo) it creates the workspace "demo" with a
+growth-tier key and prints that key once. With PROSPECTOR_REDIS_URL (or
+--redis-url) rate limits are shared by every node; if Redis stops answering,
+each node falls back to its own in-process limits until Redis is back.
+SIGINT or SIGTERM stops accepting connections, drains in-flight requests
+(up to --shutdown-timeout) and exits 0.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return serve(cmd.Context(), e, so, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on")
+	f.BoolVar(&o.noDemo, "no-demo", false, "do not create the demo workspace on an empty store")
+	f.StringVar(&o.redisURL, "redis-url", "", "Redis URL for rate limits shared across nodes (default $PROSPECTOR_REDIS_URL)")
+	f.StringVar(&o.tierRates, "tier-rates", "", "per-tier rates over the defaults, e.g. growth=100000/m,starter=500/m (default $PROSPECTOR_TIER_RATES)")
+	f.BoolVar(&o.rateLimit, "rate-limit", true, "enforce per-key rate limits")
+	f.DurationVar(&o.keyCacheTTL, "key-cache-ttl", 5*time.Second, "how long a node trusts a resolved API key; revocations take effect within it")
+	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 30*time.Second, "how long to drain in-flight requests on SIGINT/SIGTERM")
+	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	return cmd
+}
+
+func serve(ctx context.Context, e *env, so *storeOptions, o serveOptions) error {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
+		return fmt.Errorf("--log-level: %w", err)
+	}
+	logger := slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+	if o.tierRates == "" {
+		o.tierRates = e.getenv("PROSPECTOR_TIER_RATES")
+	}
+	rates, err := prospector.ParseTierRates(o.tierRates)
+	if err != nil {
+		return fmt.Errorf("--tier-rates: %w", err)
+	}
+	st, err := so.open(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if !o.noDemo {
+		if err := seedDemo(ctx, e, st); err != nil {
+			return err
+		}
+	}
+	cfg := api.Config{Store: st, Logger: logger, TierRates: rates, KeyCacheTTL: o.keyCacheTTL, Version: version}
+	if o.rateLimit {
+		if o.redisURL == "" {
+			o.redisURL = e.getenv("PROSPECTOR_REDIS_URL")
+		}
+		if o.redisURL != "" {
+			client, err := ratelimit.NewRedisClient(o.redisURL)
+			if err != nil {
+				return fmt.Errorf("--redis-url: %w", err)
+			}
+			defer client.Close()
+			fb := ratelimit.NewFallback(ratelimit.NewRedis(client, "prospector:rl:"), ratelimit.NewMemory(), logger)
+			cfg.Limiter, cfg.LimiterMode, cfg.Degraded = fb, "redis", fb.Degraded
+		} else {
+			cfg.Limiter, cfg.LimiterMode = ratelimit.NewMemory(), "local"
+		}
+	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	logger.Info("listening", "addr", ln.Addr().String(), "store", so.describe(e), "rate_limiter", cfg.LimiterMode)
+	fmt.Fprintf(e.stderr, "prospector %s listening on http://%s\n", version, ln.Addr())
+	if e.ready != nil {
+		e.ready(ln.Addr().String())
+	}
+	return serveHTTP(ctx, ln, api.NewServer(cfg), o.shutdownTimeout, logger)
+}
+
+// serveHTTP serves h on ln until ctx is cancelled, then stops accepting,
+// waits for in-flight requests up to timeout and returns nil.
+func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, timeout time.Duration, logger *slog.Logger) error {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down: draining in-flight requests", "timeout", timeout.String())
+	sctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	logger.Info("stopped")
+	return nil
+}
+
+// seedDemo creates the demo workspace and its key on an empty store and
+// prints the key once.
+func seedDemo(ctx context.Context, e *env, st prospector.Store) error {
+	n, err := st.CountWorkspaces(ctx)
+	if err != nil || n > 0 {
+		return err
+	}
+	w := prospector.NewWorkspace("demo", prospector.PlanGrowth)
+	w.Email = "demo@example.com"
+	if err := st.CreateWorkspace(ctx, w); err != nil {
+		return fmt.Errorf("demo workspace: %w", err)
+	}
+	k, secret := prospector.NewAPIKey(w.ID, prospector.PlanGrowth, nil)
+	if err := st.CreateAPIKey(ctx, k); err != nil {
+		return fmt.Errorf("demo key: %w", err)
+	}
+	fmt.Fprintf(e.stdout, "Created workspace \"demo\" with a growth-tier API key (shown once):\n%s\n", secret)
+	return nil
+}

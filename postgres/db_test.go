@@ -1,0 +1,150 @@
+package postgres_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/postgres"
+	"github.com/prospectorhq/prospector/storetest"
+)
+
+// baseURL is the database the tests use; each test works in a schema of
+// its own, so runs in parallel (and leftovers) never collide.
+func baseURL(t *testing.T) string {
+	t.Helper()
+	u := os.Getenv("TEST_DATABASE_URL")
+	if u == "" {
+		t.Skip("TEST_DATABASE_URL not set: skipping PostgreSQL tests")
+	}
+	return u
+}
+
+// freshSchema creates an empty schema, dropped when the test ends, and
+// returns a URL whose search_path points at it.
+func freshSchema(t *testing.T) string {
+	t.Helper()
+	base := baseURL(t)
+	b := make([]byte, 8)
+	rand.Read(b)
+	schema := "t_" + hex.EncodeToString(b)
+	admin(t, base, "CREATE SCHEMA "+schema)
+	t.Cleanup(func() { admin(t, base, "DROP SCHEMA "+schema+" CASCADE") })
+	return withSearchPath(t, base, schema)
+}
+
+// admin runs one statement on a connection of its own, outside any store.
+func admin(t *testing.T, url, sql string) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatalf("connect to TEST_DATABASE_URL: %v", err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, sql); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+}
+
+// withSearchPath adds search_path, which pgx sends as a run-time
+// parameter, to a URL or a key=value DSN.
+func withSearchPath(t *testing.T, base, schema string) string {
+	t.Helper()
+	if !strings.HasPrefix(base, "postgres://") && !strings.HasPrefix(base, "postgresql://") {
+		return base + " search_path=" + schema
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("TEST_DATABASE_URL: %v", err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+func openURL(t *testing.T, url string) *postgres.DB {
+	t.Helper()
+	db, err := postgres.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func open(t *testing.T) prospector.Store { return openURL(t, freshSchema(t)) }
+
+func TestConformance(t *testing.T) {
+	baseURL(t)
+	storetest.Run(t, open)
+}
+
+// migrated counts the rows of schema_migrations against the embedded files.
+func migrated(t *testing.T, db *postgres.DB) int {
+	t.Helper()
+	var n int
+	if err := db.Pool().QueryRow(context.Background(), `SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestReopenKeepsDataAndSkipsApplied(t *testing.T) {
+	ctx := context.Background()
+	url := freshSchema(t)
+	db, err := postgres.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	storetest.NewWorkspace(t, db, "kept", prospector.PlanGrowth)
+	want := migrated(t, db)
+	db.Close()
+	db = openURL(t, url)
+	if _, err := db.WorkspaceByName(ctx, "kept"); err != nil {
+		t.Fatalf("workspace lost across reopen: %v", err)
+	}
+	if got := migrated(t, db); got != want || got == 0 {
+		t.Fatalf("schema_migrations has %d rows after reopen, want %d", got, want)
+	}
+}
+
+// Nodes of one deployment start together; the advisory lock must make
+// every one of them succeed, with each step applied once.
+func TestConcurrentOpen(t *testing.T) {
+	url := freshSchema(t)
+	const nodes = 4
+	dbs := make([]*postgres.DB, nodes)
+	errs := make([]error, nodes)
+	var wg sync.WaitGroup
+	for i := range nodes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dbs[i], errs[i] = postgres.Open(context.Background(), url)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("node %d: %v", i, err)
+			continue
+		}
+		t.Cleanup(func() { dbs[i].Close() })
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+	storetest.NewWorkspace(t, dbs[0], "shared", prospector.PlanDefault)
+	if _, err := dbs[nodes-1].WorkspaceByName(context.Background(), "shared"); err != nil {
+		t.Fatalf("nodes do not share the schema: %v", err)
+	}
+}
