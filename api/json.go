@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/prospectorhq/prospector"
 )
@@ -21,18 +22,28 @@ type envelope struct {
 	Data any `json:"data"`
 }
 
-// writeJSON encodes v; an encoding failure after the header is sent can
-// only be logged by the caller, so the error is dropped here.
+// bufPool recycles response buffers: encoding is on every request's path
+// and growing a fresh buffer each time was a large share of its garbage.
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// writeJSON encodes v before writing anything, so an encoding failure can
+// still become a clean 500.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if buf.Cap() <= 1<<20 { // do not keep huge buffers alive
+			bufPool.Put(buf)
+		}
+	}()
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		status = http.StatusInternalServerError
 		buf.Reset()
 		buf.WriteString(`{"error":{"code":"service_error","message":"The service could not encode the response."}}` + "\n")
 	}
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = []string{"application/json"}
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
 }

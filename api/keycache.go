@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prospectorhq/prospector"
@@ -24,20 +25,24 @@ type keyCache struct {
 	now   func() time.Time
 
 	mu      sync.RWMutex
-	entries map[string]keyEntry
+	entries map[string]*keyEntry
 }
 
+// keyEntry is one resolved key. Facts derived only from the principal
+// (the rendered key-info) are memoised here and expire with it.
 type keyEntry struct {
 	principal *prospector.Principal // nil: no such key
 	expires   time.Time
+	keyInfo   atomic.Pointer[[]byte]
 }
 
 func newKeyCache(store prospector.KeyStore, ttl time.Duration, now func() time.Time) *keyCache {
-	return &keyCache{store: store, ttl: ttl, now: now, entries: map[string]keyEntry{}}
+	return &keyCache{store: store, ttl: ttl, now: now, entries: map[string]*keyEntry{}}
 }
 
-// resolve returns the principal of secret, or nil when no key has it.
-func (c *keyCache) resolve(ctx context.Context, secret string) (*prospector.Principal, error) {
+// resolve returns the entry of secret; its principal is nil when no key
+// has that secret.
+func (c *keyCache) resolve(ctx context.Context, secret string) (*keyEntry, error) {
 	hash := prospector.HashKey(secret)
 	now := c.now()
 	if c.ttl > 0 {
@@ -45,7 +50,7 @@ func (c *keyCache) resolve(ctx context.Context, secret string) (*prospector.Prin
 		e, ok := c.entries[hash]
 		c.mu.RUnlock()
 		if ok && now.Before(e.expires) {
-			return e.principal, nil
+			return e, nil
 		}
 	}
 	p, err := c.store.PrincipalByKeyHash(ctx, hash)
@@ -55,13 +60,14 @@ func (c *keyCache) resolve(ctx context.Context, secret string) (*prospector.Prin
 	if err != nil {
 		return nil, fmt.Errorf("resolve key: %w", err)
 	}
+	e := &keyEntry{principal: p, expires: now.Add(c.ttl)}
 	if c.ttl > 0 {
 		c.mu.Lock()
 		if len(c.entries) >= keyCacheMax {
-			c.entries = map[string]keyEntry{}
+			c.entries = map[string]*keyEntry{}
 		}
-		c.entries[hash] = keyEntry{principal: p, expires: now.Add(c.ttl)}
+		c.entries[hash] = e
 		c.mu.Unlock()
 	}
-	return p, nil
+	return e, nil
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -12,6 +13,19 @@ import (
 type metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
+	// series caches each (route, status) pair's children: looking labels
+	// up by value hashes them on every request.
+	series sync.Map // seriesKey -> *seriesPair
+}
+
+type seriesKey struct {
+	route  string
+	status int
+}
+
+type seriesPair struct {
+	count    prometheus.Counter
+	duration prometheus.Observer
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -29,7 +43,16 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 }
 
 func (m *metrics) observe(route string, status int, d time.Duration) {
-	code := strconv.Itoa(status)
-	m.requests.WithLabelValues(route, code).Inc()
-	m.duration.WithLabelValues(route, code).Observe(d.Seconds())
+	k := seriesKey{route, status}
+	p, ok := m.series.Load(k)
+	if !ok {
+		code := strconv.Itoa(status)
+		p, _ = m.series.LoadOrStore(k, &seriesPair{
+			count:    m.requests.WithLabelValues(route, code),
+			duration: m.duration.WithLabelValues(route, code),
+		})
+	}
+	pair := p.(*seriesPair)
+	pair.count.Inc()
+	pair.duration.Observe(d.Seconds())
 }

@@ -9,17 +9,19 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/prospectorhq/prospector"
 )
 
 // statusWriter remembers the status and whether anything was written, for
-// logs and for the panic handler.
+// logs and for the panic handler. It also holds the request's info, so
+// one allocation serves both.
 type statusWriter struct {
 	http.ResponseWriter
 	status int
-	bytes  int
+	info   requestInfo
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -33,9 +35,7 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
-	n, err := w.ResponseWriter.Write(b)
-	w.bytes += n
-	return n, err
+	return w.ResponseWriter.Write(b)
 }
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
@@ -45,15 +45,20 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 func (s *Server) outer(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := s.now()
-		ri := &requestInfo{id: newRequestID(r.Header.Get("X-Request-Id"))}
-		r = r.WithContext(context.WithValue(r.Context(), requestInfoKey, ri))
 		sw := &statusWriter{ResponseWriter: w}
+		ri := &sw.info
+		ri.id = s.requestIDs.next(r.Header.Get("X-Request-Id"))
+		r = r.WithContext(context.WithValue(r.Context(), requestInfoKey, ri))
 		h := w.Header()
-		h.Set("X-Request-Id", ri.id)
+		// Header keys below are already canonical; assigning the map
+		// directly skips re-canonicalising them on every request.
+		h["X-Request-Id"] = []string{ri.id}
 		// Requests that never reach a key's budget (no key, a bad key, the
-		// open endpoints) report the default tier's full allowance.
-		def := s.tierRates[prospector.PlanDefault]
-		setRateHeaders(h, prospector.RateResult{Limit: def.Requests, Remaining: def.Requests, Reset: def.Window})
+		// open endpoints) report the default tier's full allowance. The
+		// value slices are shared and never modified.
+		for k, v := range s.defaultRateHeaders {
+			h[k] = v
+		}
 
 		defer func() {
 			if p := recover(); p != nil {
@@ -88,13 +93,26 @@ func (s *Server) observe(r *http.Request, ri *requestInfo, sw *statusWriter, ela
 	}
 	s.logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
 		slog.String("request_id", ri.id), slog.String("method", r.Method), slog.String("route", route),
-		slog.String("path", r.URL.Path), slog.Int("status", status), slog.Int("bytes", sw.bytes),
-		slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.String("workspace", workspace))
+		slog.String("path", r.URL.Path), slog.Int("status", status),
+		slog.Int64("duration_us", elapsed.Microseconds()), slog.String("workspace", workspace))
 }
 
-// newRequestID keeps a caller's id when it is short and plain, so traces
-// can be joined across services; otherwise it makes one.
-func newRequestID(given string) string {
+// requestIDs makes request ids: a random per-process prefix and a
+// counter, unique across nodes without a random read per request.
+type requestIDs struct {
+	prefix string
+	seq    atomic.Uint64
+}
+
+func newRequestIDs() *requestIDs {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return &requestIDs{prefix: "req_" + hex.EncodeToString(b[:]) + "_"}
+}
+
+// next keeps a caller's id when it is short and plain, so traces can be
+// joined across services; otherwise it makes one.
+func (g *requestIDs) next(given string) string {
 	if n := len(given); n > 0 && n <= 64 {
 		ok := true
 		for _, c := range given {
@@ -107,15 +125,13 @@ func newRequestID(given string) string {
 			return given
 		}
 	}
-	var b [12]byte
-	_, _ = rand.Read(b[:])
-	return "req_" + hex.EncodeToString(b[:])
+	return g.prefix + strconv.FormatUint(g.seq.Add(1), 36)
 }
 
 func setRateHeaders(h http.Header, res prospector.RateResult) {
-	h.Set("X-Ratelimit-Limit", strconv.Itoa(res.Limit))
-	h.Set("X-Ratelimit-Remaining", strconv.Itoa(max(res.Remaining, 0)))
-	h.Set("X-Ratelimit-Reset", strconv.Itoa(resetSeconds(res.Reset)))
+	h["X-Ratelimit-Limit"] = []string{strconv.Itoa(res.Limit)}
+	h["X-Ratelimit-Remaining"] = []string{strconv.Itoa(max(res.Remaining, 0))}
+	h["X-Ratelimit-Reset"] = []string{strconv.Itoa(resetSeconds(res.Reset))}
 }
 
 // resetSeconds rounds up, so a caller that waits that long is in the next
@@ -137,15 +153,16 @@ func (s *Server) authenticate(next handlerFunc) handlerFunc {
 		if secret == "" {
 			return prospector.Errorf(prospector.EUNAUTHORIZED, "Missing API key: send it in the %s header.", prospector.KeyHeader)
 		}
-		p, err := s.keys.resolve(r.Context(), secret)
+		entry, err := s.keys.resolve(r.Context(), secret)
 		if err != nil {
 			return err
 		}
+		p := entry.principal
 		if p == nil || !p.Key.Active(s.now()) {
 			return prospector.Errorf(prospector.EUNAUTHORIZED, "Invalid, revoked or expired API key.")
 		}
 		ri := info(r.Context())
-		ri.principal = p
+		ri.principal, ri.key = p, entry
 		rate, ok := s.tierRates[p.Key.Tier]
 		if !ok {
 			rate = s.tierRates[prospector.PlanDefault]

@@ -49,6 +49,12 @@ type Server struct {
 	metrics   *metrics
 	registry  *prometheus.Registry
 	handler   http.Handler
+	// rateTiers and endpoints are what key-info reports; fixed at start.
+	rateTiers map[string]string
+	endpoints []string
+	// defaultRateHeaders go on responses that reach no key's budget.
+	defaultRateHeaders http.Header
+	requestIDs         *requestIDs
 }
 
 // NewServer builds the server and its routes.
@@ -78,6 +84,15 @@ func NewServer(cfg Config) *Server {
 			s.limMode = "disabled"
 		}
 	}
+	s.rateTiers = map[string]string{}
+	for _, t := range prospector.Plans() {
+		s.rateTiers[t] = s.tierRates[t].String()
+	}
+	s.endpoints = prospector.Endpoints()
+	def := s.tierRates[prospector.PlanDefault]
+	s.defaultRateHeaders = http.Header{}
+	setRateHeaders(s.defaultRateHeaders, prospector.RateResult{Limit: def.Requests, Remaining: def.Requests, Reset: def.Window})
+	s.requestIDs = newRequestIDs()
 	s.keys = newKeyCache(cfg.Store, cfg.KeyCacheTTL, s.now)
 	s.metrics = newMetrics(s.registry)
 	s.handler = s.routes()
@@ -103,6 +118,7 @@ type requestInfo struct {
 	id        string
 	route     string
 	principal *prospector.Principal
+	key       *keyEntry
 }
 
 func info(ctx context.Context) *requestInfo {

@@ -53,7 +53,7 @@ func TestRequestIDIsUniqueOrPropagated(t *testing.T) {
 	req.Header.Set("X-Request-Id", "bad id with spaces <script>")
 	rec = httptest.NewRecorder()
 	e.server.ServeHTTP(rec, req)
-	if got := rec.Header().Get("X-Request-Id"); !strings.HasPrefix(got, "req_") {
+	if got := rec.Header().Get("X-Request-Id"); !strings.HasPrefix(got, "req_") || strings.Contains(got, " ") {
 		t.Errorf("unsafe request id echoed: %q", got)
 	}
 }
@@ -151,8 +151,8 @@ func TestRequestLogLine(t *testing.T) {
 			t.Errorf("log %s = %v, want %v", k, line[k], v)
 		}
 	}
-	if _, ok := line["duration_ms"].(float64); !ok {
-		t.Errorf("log line lacks duration_ms: %v", line)
+	if _, ok := line["duration_us"].(float64); !ok {
+		t.Errorf("log line lacks duration_us: %v", line)
 	}
 	if strings.Contains(e.logs.String(), key) {
 		t.Error("the API key was logged")
