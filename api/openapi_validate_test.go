@@ -347,7 +347,7 @@ func TestOpenAPISampleResponses(t *testing.T) {
 			}
 		}
 	}
-	for _, op := range openAPIWantOperations {
+	for _, op := range openAPIWantOperations() {
 		if !covered[op] {
 			t.Errorf("no valid 200 sample for %s", op)
 		}

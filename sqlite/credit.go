@@ -34,28 +34,34 @@ func rollPeriod(ctx context.Context, tx *sql.Tx, workspaceID string, now time.Ti
 	return nil
 }
 
-// CreditUsage returns the current period's usage.
+// CreditUsage returns the current period's usage. It reads from the
+// reader pool and takes the write lock only when the period has ended.
 func (db *DB) CreditUsage(ctx context.Context, workspaceID string, now time.Time) (*prospector.CreditUsage, error) {
-	var u prospector.CreditUsage
-	err := db.tx(ctx, func(tx *sql.Tx) error {
-		if err := rollPeriod(ctx, tx, workspaceID, now); err != nil {
-			return err
-		}
-		s := workspaceScanTargets()
-		err := tx.QueryRowContext(ctx, `SELECT `+workspaceColumns+`, credits_used, radars_used, network_accounts_used
-			FROM workspaces WHERE id = ?`, workspaceID).
-			Scan(append(s.targets(), &u.CreditsUsed, &u.Radars.Used, &u.NetworkAccounts.Used)...)
-		if err != nil {
-			return fmt.Errorf("sqlite: read usage: %w", err)
-		}
-		w := s.workspace()
-		u.Workspace, u.PeriodStart, u.PeriodEnd = *w, w.PeriodStart, w.PeriodEnd
-		u.Credits, u.Radars.Limit, u.NetworkAccounts.Limit, u.RadarSignals = w.Credits, w.Radars, w.NetworkAccounts, w.RadarSignals
-		return nil
-	})
-	if err != nil {
+	u, err := db.readUsage(ctx, workspaceID)
+	if err != nil || now.Before(u.PeriodEnd) {
+		return u, err
+	}
+	if err := db.tx(ctx, func(tx *sql.Tx) error { return rollPeriod(ctx, tx, workspaceID, now) }); err != nil {
 		return nil, err
 	}
+	return db.readUsage(ctx, workspaceID)
+}
+
+func (db *DB) readUsage(ctx context.Context, workspaceID string) (*prospector.CreditUsage, error) {
+	var u prospector.CreditUsage
+	s := workspaceScanTargets()
+	err := db.read.QueryRowContext(ctx, `SELECT `+workspaceColumns+`, credits_used, radars_used, network_accounts_used
+		FROM workspaces WHERE id = ?`, workspaceID).
+		Scan(append(s.targets(), &u.CreditsUsed, &u.Radars.Used, &u.NetworkAccounts.Used)...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("sqlite: workspace %s: %w", workspaceID, prospector.ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: read usage: %w", err)
+	}
+	w := s.workspace()
+	u.Workspace, u.PeriodStart, u.PeriodEnd = *w, w.PeriodStart, w.PeriodEnd
+	u.Credits, u.Radars.Limit, u.NetworkAccounts.Limit, u.RadarSignals = w.Credits, w.Radars, w.NetworkAccounts, w.RadarSignals
 	return &u, nil
 }
 
