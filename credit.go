@@ -77,6 +77,10 @@ type Store interface {
 	WorkspaceStore
 	KeyStore
 	CreditStore
+	CompanyStore
+	PersonStore
+	SignalStore
+	EventStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases connections.

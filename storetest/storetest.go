@@ -23,6 +23,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Credits", func(t *testing.T) { testCredits(t, open(t)) })
 	t.Run("CreditsConcurrent", func(t *testing.T) { testCreditsConcurrent(t, open(t)) })
 	t.Run("Quota", func(t *testing.T) { testQuota(t, open(t)) })
+	runData(t, open)
 }
 
 // NewWorkspace creates a workspace on plan with the plan's default limits.

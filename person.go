@@ -1,0 +1,83 @@
+package prospector
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// Person is someone working at a company. Its natural key is the
+// normalised NetworkURL, else ExternalID.
+type Person struct {
+	ID            int64
+	ExternalID    string
+	FullName      string
+	FirstName     string
+	LastName      string
+	Title         string
+	JobLevel      string // taxonomy level, derived from Title
+	JobFunction   string // taxonomy function, derived from Title
+	CompanyID     *int64 // the current company, when known
+	CompanyName   string
+	CompanyDomain string
+	NetworkURL    string
+	Email         string
+	Phone         string
+	City          string
+	Region        string
+	CountryCode   string
+	Score         *float64
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+}
+
+// NaturalKey is what an upsert matches on.
+func (p *Person) NaturalKey() string {
+	if p.NetworkURL != "" {
+		return "url:" + p.NetworkURL
+	}
+	return "id:" + p.ExternalID
+}
+
+// PublicID is the contract's opaque person id: the profile URL when
+// known, otherwise the source id.
+func (p *Person) PublicID() string {
+	if p.NetworkURL != "" {
+		return p.NetworkURL
+	}
+	return "person:" + p.ExternalID
+}
+
+// Location is "City, Region, Country" with unknown parts left out, or "".
+func (p *Person) Location() string { return joinLocation(p.City, p.Region, p.CountryCode) }
+
+func joinLocation(parts ...string) string {
+	var out []string
+	for _, s := range parts {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// PersonStore persists people.
+type PersonStore interface {
+	// UpsertPeople inserts or updates by NaturalKey in one transaction and
+	// fills each person's ID. People must already be normalised and their
+	// CompanyID resolved.
+	UpsertPeople(ctx context.Context, ps []*Person) (UpsertResult, error)
+	// PersonByKey returns ErrNotFound when no person has the natural key.
+	PersonByKey(ctx context.Context, naturalKey string) (*Person, error)
+	// PeopleByID returns the people with those ids, in no order.
+	PeopleByID(ctx context.Context, ids []int64) ([]*Person, error)
+	// PeopleAtCompany returns the people whose current company is id.
+	PeopleAtCompany(ctx context.Context, companyID int64) ([]*Person, error)
+	// ListPeople returns up to limit people with ID > after, by ID.
+	ListPeople(ctx context.Context, after int64, limit int) ([]*Person, error)
+	// CountPeople counts every person.
+	CountPeople(ctx context.Context) (int64, error)
+	// PersonIDsByKey maps those of the natural keys that are stored to
+	// their person ids.
+	PersonIDsByKey(ctx context.Context, keys []string) (map[string]int64, error)
+}

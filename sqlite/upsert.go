@@ -1,0 +1,201 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/prospectorhq/prospector"
+)
+
+// maxParams keeps multi-row statements under SQLite's bound-parameter
+// limit (32766).
+const maxParams = 30000
+
+// upsertSpec describes how one kind of row is upserted by its natural key.
+// values returns the row's columns in the order of columns, starting with
+// the key column.
+type upsertSpec[T any] struct {
+	table   string
+	columns []string // without id and content_hash; columns[0] is the natural key
+	key     func(T) string
+	hash    func(T) (int64, error)
+	values  func(T) []any
+	setID   func(T, int64)
+}
+
+type pendingRow[T any] struct {
+	id   int64
+	hash int64
+	item T
+}
+
+// upsert writes items in tx: unknown keys are inserted with ids taken
+// after the table's current maximum (safe: the writer holds the lock),
+// known keys whose content hash differs are updated, the rest are left
+// alone. A key repeated in the batch ends with its last values.
+func upsert[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], items []T) (prospector.UpsertResult, error) {
+	var res prospector.UpsertResult
+	if len(items) == 0 {
+		return res, nil
+	}
+	keys := make([]string, 0, len(items))
+	for _, it := range items {
+		keys = append(keys, spec.key(it))
+	}
+	existing, err := existingRows(ctx, tx, spec.table, spec.columns[0], keys)
+	if err != nil {
+		return res, err
+	}
+	var next int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM `+spec.table).Scan(&next); err != nil {
+		return res, fmt.Errorf("sqlite: %s max id: %w", spec.table, err)
+	}
+	var inserts, updates []*pendingRow[T]
+	inserted := map[string]*pendingRow[T]{}
+	for _, it := range items {
+		key := spec.key(it)
+		h, err := spec.hash(it)
+		if err != nil {
+			return res, err
+		}
+		if row, ok := inserted[key]; ok { // repeated in this batch
+			spec.setID(it, row.id)
+			if row.hash == h {
+				res.Unchanged++
+			} else {
+				row.item, row.hash = it, h
+				res.Updated++
+			}
+			continue
+		}
+		if ex, ok := existing[key]; ok {
+			spec.setID(it, ex.id)
+			if ex.hash == h {
+				res.Unchanged++
+				continue
+			}
+			ex.hash = h
+			updates = append(updates, &pendingRow[T]{id: ex.id, hash: h, item: it})
+			res.Updated++
+			continue
+		}
+		next++
+		spec.setID(it, next)
+		row := &pendingRow[T]{id: next, hash: h, item: it}
+		inserted[key] = row
+		inserts = append(inserts, row)
+		res.Inserted++
+	}
+	if err := insertRows(ctx, tx, spec, inserts); err != nil {
+		return res, err
+	}
+	if err := updateRows(ctx, tx, spec, updates); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+type existingRow struct {
+	id   int64
+	hash int64
+}
+
+// existingRows maps the keys already stored to their id and hash.
+func existingRows(ctx context.Context, tx *sql.Tx, table, keyColumn string, keys []string) (map[string]*existingRow, error) {
+	out := make(map[string]*existingRow, len(keys))
+	for start := 0; start < len(keys); start += 500 {
+		chunk := keys[start:min(start+500, len(keys))]
+		args := make([]any, len(chunk))
+		for i, k := range chunk {
+			args[i] = k
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT `+keyColumn+`, id, content_hash FROM `+table+
+			` WHERE `+keyColumn+` IN (`+placeholders(len(chunk))+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite: %s lookup: %w", table, err)
+		}
+		for rows.Next() {
+			var k string
+			r := &existingRow{}
+			if err := rows.Scan(&k, &r.id, &r.hash); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("sqlite: %s lookup: %w", table, err)
+			}
+			out[k] = r
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("sqlite: %s lookup: %w", table, err)
+		}
+	}
+	return out, nil
+}
+
+func insertRows[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], rows []*pendingRow[T]) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	cols := append([]string{"id", "content_hash"}, spec.columns...)
+	perRow := len(cols)
+	batch := maxParams / perRow
+	rowPlaceholder := "(" + placeholders(perRow) + ")"
+	var full string // the SQL of a full batch, built once
+	for start := 0; start < len(rows); start += batch {
+		chunk := rows[start:min(start+batch, len(rows))]
+		query := full
+		if query == "" || len(chunk) != batch {
+			query = `INSERT INTO ` + spec.table + ` (` + strings.Join(cols, ", ") + `) VALUES ` +
+				strings.TrimSuffix(strings.Repeat(rowPlaceholder+",", len(chunk)), ",")
+			if len(chunk) == batch {
+				full = query
+			}
+		}
+		args := make([]any, 0, len(chunk)*perRow)
+		for _, r := range chunk {
+			args = append(args, r.id, r.hash)
+			args = append(args, spec.values(r.item)...)
+		}
+		if _, err := tx.ExecContext(ctx, query, args...); err != nil {
+			return fmt.Errorf("sqlite: insert %s: %w", spec.table, err)
+		}
+	}
+	return nil
+}
+
+func updateRows[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], rows []*pendingRow[T]) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	sets := []string{"content_hash = ?"}
+	for _, c := range spec.columns[1:] {
+		if c == "created_at" {
+			continue // an update keeps the row's creation time
+		}
+		sets = append(sets, c+" = ?")
+	}
+	stmt, err := tx.PrepareContext(ctx, `UPDATE `+spec.table+` SET `+strings.Join(sets, ", ")+` WHERE id = ?`)
+	if err != nil {
+		return fmt.Errorf("sqlite: update %s: %w", spec.table, err)
+	}
+	defer stmt.Close()
+	for _, r := range rows {
+		vals := spec.values(r.item)
+		args := []any{r.hash}
+		for i, c := range spec.columns[1:] {
+			if c != "created_at" {
+				args = append(args, vals[i+1])
+			}
+		}
+		args = append(args, r.id)
+		if _, err := stmt.ExecContext(ctx, args...); err != nil {
+			return fmt.Errorf("sqlite: update %s: %w", spec.table, err)
+		}
+	}
+	return nil
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
+}
