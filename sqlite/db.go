@@ -37,7 +37,8 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	}
 	path := filepath.Join(dir, "prospector.db")
 	pragmas := url.Values{}
-	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)"} {
+	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)",
+		"cache_size(-65536)", "temp_store(MEMORY)", "mmap_size(268435456)"} {
 		pragmas.Add("_pragma", p)
 	}
 	writeDSN := "file:" + path + "?" + pragmas.Encode() + "&_txlock=immediate"

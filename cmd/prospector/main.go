@@ -71,6 +71,8 @@ PostgreSQL when PROSPECTOR_DATABASE_URL (or --database-url) is set.`,
 		newKeysCommand(e, &so),
 		newMigrateCommand(e, &so),
 		newBenchCommand(e),
+		newImportCommand(e, &so),
+		newDemoCommand(e, &so),
 	)
 	return root
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/prospectorhq/prospector"
 	"github.com/prospectorhq/prospector/api"
+	"github.com/prospectorhq/prospector/demo"
 	"github.com/prospectorhq/prospector/ratelimit"
 	"github.com/spf13/cobra"
 )
@@ -24,6 +25,7 @@ type serveOptions struct {
 	keyCacheTTL     time.Duration
 	shutdownTimeout time.Duration
 	logLevel        string
+	demoPeople      int
 }
 
 func newServeCommand(e *env, so *storeOptions) *cobra.Command {
@@ -53,6 +55,8 @@ SIGINT or SIGTERM stops accepting connections, drains in-flight requests
 	f.DurationVar(&o.keyCacheTTL, "key-cache-ttl", 5*time.Second, "how long a node trusts a resolved API key; revocations take effect within it")
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 30*time.Second, "how long to drain in-flight requests on SIGINT/SIGTERM")
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	f.IntVar(&o.demoPeople, "demo-people", demoPeople, "people in the demo dataset loaded on an empty store (companies: a tenth, at most 2,000)")
+	_ = f.MarkHidden("demo-people") // for tests and small machines
 	return cmd
 }
 
@@ -75,7 +79,7 @@ func serve(ctx context.Context, e *env, so *storeOptions, o serveOptions) error 
 	}
 	defer st.Close()
 	if !o.noDemo {
-		if err := seedDemo(ctx, e, st); err != nil {
+		if err := seedDemo(ctx, e, st, o.demoPeople); err != nil {
 			return err
 		}
 	}
@@ -139,11 +143,19 @@ func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, timeout tim
 	return nil
 }
 
-// seedDemo creates the demo workspace and its key on an empty store and
-// prints the key once.
-func seedDemo(ctx context.Context, e *env, st prospector.Store) error {
+// seedDemo creates the demo workspace and its key on an empty store,
+// prints the key once, and loads the demo dataset.
+func seedDemo(ctx context.Context, e *env, st prospector.Store, people int) error {
 	n, err := st.CountWorkspaces(ctx)
 	if err != nil || n > 0 {
+		return err
+	}
+	companies := demoCompanies
+	if people < demoPeople {
+		companies = max(1, people/10)
+	}
+	cfg := demo.Config{Companies: companies, People: people, Seed: demoSeed, Now: time.Now()}
+	if err := seedData(ctx, st, cfg, e.stderr, e.stderr); err != nil {
 		return err
 	}
 	w := prospector.NewWorkspace("demo", prospector.PlanGrowth)

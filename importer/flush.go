@@ -1,0 +1,191 @@
+package importer
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/prospectorhq/prospector"
+)
+
+func flushCompanies(ctx context.Context, st prospector.Store, batch []pending, _ func(int, error)) (prospector.UpsertResult, error) {
+	cs := make([]*prospector.Company, len(batch))
+	for i, p := range batch {
+		cs[i] = p.item.(*prospector.Company)
+	}
+	return st.UpsertCompanies(ctx, cs)
+}
+
+// flushPeople links each person to a stored company, by domain first and
+// then by company profile URL; a person whose company is unknown is kept
+// without the link.
+func flushPeople(ctx context.Context, st prospector.Store, batch []pending, _ func(int, error)) (prospector.UpsertResult, error) {
+	var domains, urls []string
+	for _, p := range batch {
+		ref := p.item.(*personRef)
+		if ref.person.CompanyDomain != "" {
+			domains = append(domains, ref.person.CompanyDomain)
+		}
+		if ref.companyNetwork != "" {
+			urls = append(urls, ref.companyNetwork)
+		}
+	}
+	byDomain, err := st.CompanyIDsByDomain(ctx, domains)
+	if err != nil {
+		return prospector.UpsertResult{}, fmt.Errorf("import people: %w", err)
+	}
+	byURL, err := st.CompanyIDsByNetworkURL(ctx, urls)
+	if err != nil {
+		return prospector.UpsertResult{}, fmt.Errorf("import people: %w", err)
+	}
+	ps := make([]*prospector.Person, len(batch))
+	for i, p := range batch {
+		ref := p.item.(*personRef)
+		if id, ok := byDomain[ref.person.CompanyDomain]; ok {
+			ref.person.CompanyID = &id
+		} else if id, ok := byURL[ref.companyNetwork]; ok {
+			ref.person.CompanyID = &id
+		}
+		ps[i] = ref.person
+	}
+	return st.UpsertPeople(ctx, ps)
+}
+
+// flushSignals resolves each signal's company and person. A reference to
+// a company or person that is not stored rejects the line: the signal
+// would point at nothing.
+func flushSignals(ctx context.Context, st prospector.Store, batch []pending, reject func(int, error)) (prospector.UpsertResult, error) {
+	var domains, keys []string
+	for _, p := range batch {
+		ref := p.item.(*signalRef)
+		if ref.signal.CompanyDomain != "" {
+			domains = append(domains, ref.signal.CompanyDomain)
+		}
+		if ref.person != "" {
+			keys = append(keys, ref.person)
+		}
+	}
+	companies, err := st.CompanyIDsByDomain(ctx, domains)
+	if err != nil {
+		return prospector.UpsertResult{}, fmt.Errorf("import signals: %w", err)
+	}
+	people, err := st.PersonIDsByKey(ctx, keys)
+	if err != nil {
+		return prospector.UpsertResult{}, fmt.Errorf("import signals: %w", err)
+	}
+	var ss []*prospector.Signal
+	var needCompany []*prospector.Signal
+	for _, p := range batch {
+		ref := p.item.(*signalRef)
+		s := ref.signal
+		if s.CompanyDomain != "" {
+			id, ok := companies[s.CompanyDomain]
+			if !ok {
+				reject(p.line, badLine("company_domain: no company %q is stored (import companies first)", s.CompanyDomain))
+				continue
+			}
+			s.CompanyID = &id
+		}
+		if ref.person != "" {
+			id, ok := people[ref.person]
+			if !ok {
+				reject(p.line, badLine("person: no person %q is stored (import people first)", personLabel(ref.person)))
+				continue
+			}
+			s.PersonID, s.PersonKey = &id, ref.person
+			if s.CompanyID == nil {
+				needCompany = append(needCompany, s)
+			}
+		}
+		ss = append(ss, s)
+	}
+	if err := fillPersonCompanies(ctx, st, needCompany); err != nil {
+		return prospector.UpsertResult{}, err
+	}
+	return st.UpsertSignals(ctx, ss)
+}
+
+// fillPersonCompanies gives person signals without a company domain the
+// person's current company, so they show up under the company too.
+func fillPersonCompanies(ctx context.Context, st prospector.Store, ss []*prospector.Signal) error {
+	if len(ss) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(ss))
+	for i, s := range ss {
+		ids[i] = *s.PersonID
+	}
+	people, err := st.PeopleByID(ctx, ids)
+	if err != nil {
+		return fmt.Errorf("import signals: %w", err)
+	}
+	byID := make(map[int64]*prospector.Person, len(people))
+	for _, p := range people {
+		byID[p.ID] = p
+	}
+	for _, s := range ss {
+		if p := byID[*s.PersonID]; p != nil && p.CompanyID != nil {
+			s.CompanyID, s.CompanyDomain = p.CompanyID, p.CompanyDomain
+		}
+	}
+	return nil
+}
+
+// personLabel shows a natural key as the caller wrote it: the URL or id.
+func personLabel(key string) string {
+	_, v, _ := strings.Cut(key, ":")
+	return v
+}
+
+// resolveEventCompanies maps each event's company domain to its id and
+// rejects events of unknown companies; keep reports which to write.
+func resolveEventCompanies(ctx context.Context, st prospector.Store, batch []pending, domainOf func(any) string,
+	set func(any, int64), reject func(int, error)) ([]any, error) {
+	domains := make([]string, len(batch))
+	for i, p := range batch {
+		domains[i] = domainOf(p.item)
+	}
+	ids, err := st.CompanyIDsByDomain(ctx, domains)
+	if err != nil {
+		return nil, fmt.Errorf("import events: %w", err)
+	}
+	var keep []any
+	for _, p := range batch {
+		id, ok := ids[domainOf(p.item)]
+		if !ok {
+			reject(p.line, badLine("company_domain: no company %q is stored (import companies first)", domainOf(p.item)))
+			continue
+		}
+		set(p.item, id)
+		keep = append(keep, p.item)
+	}
+	return keep, nil
+}
+
+func flushNews(ctx context.Context, st prospector.Store, batch []pending, reject func(int, error)) (prospector.UpsertResult, error) {
+	keep, err := resolveEventCompanies(ctx, st, batch,
+		func(v any) string { return v.(*prospector.NewsEvent).CompanyDomain },
+		func(v any, id int64) { v.(*prospector.NewsEvent).CompanyID = id }, reject)
+	if err != nil {
+		return prospector.UpsertResult{}, err
+	}
+	es := make([]*prospector.NewsEvent, len(keep))
+	for i, v := range keep {
+		es[i] = v.(*prospector.NewsEvent)
+	}
+	return st.UpsertNewsEvents(ctx, es)
+}
+
+func flushFinancing(ctx context.Context, st prospector.Store, batch []pending, reject func(int, error)) (prospector.UpsertResult, error) {
+	keep, err := resolveEventCompanies(ctx, st, batch,
+		func(v any) string { return v.(*prospector.FinancingEvent).CompanyDomain },
+		func(v any, id int64) { v.(*prospector.FinancingEvent).CompanyID = id }, reject)
+	if err != nil {
+		return prospector.UpsertResult{}, err
+	}
+	es := make([]*prospector.FinancingEvent, len(keep))
+	for i, v := range keep {
+		es[i] = v.(*prospector.FinancingEvent)
+	}
+	return st.UpsertFinancingEvents(ctx, es)
+}

@@ -1,0 +1,219 @@
+// Package importer loads companies, people, signals and news and
+// financing events from JSONL or CSV files into a store: streaming, in
+// batched transactions, upserting by natural key, reporting each bad line
+// and going on with the good ones.
+package importer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/prospectorhq/prospector"
+)
+
+// Kind is what a file holds.
+type Kind string
+
+const (
+	Companies       Kind = "companies"
+	People          Kind = "people"
+	Signals         Kind = "signals"
+	NewsEvents      Kind = "news-events"
+	FinancingEvents Kind = "financing-events"
+)
+
+// Kinds lists every kind, in the order files should be imported.
+func Kinds() []Kind { return []Kind{Companies, People, Signals, NewsEvents, FinancingEvents} }
+
+// ParseKind returns the Kind named s.
+func ParseKind(s string) (Kind, error) {
+	for _, k := range Kinds() {
+		if string(k) == s {
+			return k, nil
+		}
+	}
+	return "", fmt.Errorf("unknown kind %q: want one of companies, people, signals, news-events, financing-events", s)
+}
+
+// FormatOf picks the format from a file name's extension.
+func FormatOf(name string) (string, error) {
+	lower := strings.ToLower(name)
+	switch {
+	case strings.HasSuffix(lower, ".jsonl"), strings.HasSuffix(lower, ".ndjson"), strings.HasSuffix(lower, ".json"):
+		return "jsonl", nil
+	case strings.HasSuffix(lower, ".csv"):
+		return "csv", nil
+	}
+	return "", fmt.Errorf("cannot tell the format of %q from its extension: pass --format jsonl or csv", name)
+}
+
+// Stats counts what an import did.
+type Stats struct {
+	Read      int // data lines seen (not blank lines or the CSV header)
+	Inserted  int
+	Updated   int
+	Unchanged int
+	Rejected  int
+}
+
+// Options configure one import.
+type Options struct {
+	Kind      Kind
+	Format    string // jsonl or csv
+	BatchSize int    // records per transaction; default 2000
+	// OnLineError hears about each rejected line.
+	OnLineError func(line int, reason string)
+	// OnProgress is called after each batch.
+	OnProgress func(Stats)
+}
+
+type pending struct {
+	line int
+	item any
+}
+
+// Import reads r to the end. Bad lines are reported and skipped; an error
+// is returned only when reading or the store fails, and then the batches
+// already written stay written (each is its own transaction, and
+// re-running the import is safe).
+//
+// Parsing runs one batch ahead of writing, on its own goroutine, so the
+// two overlap on a multi-core machine; callbacks still run on the
+// caller's goroutine, in line order.
+func Import(ctx context.Context, st prospector.Store, r io.Reader, opt Options) (Stats, error) {
+	var stats Stats
+	if opt.BatchSize <= 0 {
+		opt.BatchSize = 2000
+	}
+	parse, flush, err := kindFuncs(opt.Kind)
+	if err != nil {
+		return stats, err
+	}
+	var src source
+	switch opt.Format {
+	case "jsonl":
+		src = newJSONLSource(r)
+	case "csv":
+		cs, err := newCSVSource(r)
+		if err != nil {
+			return stats, err
+		}
+		src = cs
+	default:
+		return stats, fmt.Errorf("unknown format %q: want jsonl or csv", opt.Format)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	batches := make(chan *parsedBatch, 1)
+	go readBatches(ctx, src, parse, opt.BatchSize, batches)
+
+	reject := func(line int, err error) {
+		stats.Rejected++
+		if opt.OnLineError != nil {
+			opt.OnLineError(line, err.Error())
+		}
+	}
+	for b := range batches {
+		stats.Read += b.read
+		for _, rj := range b.rejects {
+			reject(rj.line, rj.err)
+		}
+		if b.err != nil {
+			return stats, b.err
+		}
+		if len(b.items) > 0 {
+			res, err := flush(ctx, st, b.items, reject)
+			if err != nil {
+				return stats, err
+			}
+			stats.Inserted += res.Inserted
+			stats.Updated += res.Updated
+			stats.Unchanged += res.Unchanged
+		}
+		if opt.OnProgress != nil {
+			opt.OnProgress(stats)
+		}
+	}
+	return stats, ctx.Err()
+}
+
+type rejection struct {
+	line int
+	err  error
+}
+
+// parsedBatch is up to one batch of parsed records, with the lines
+// rejected while parsing them; err ends the import.
+type parsedBatch struct {
+	items   []pending
+	rejects []rejection
+	read    int
+	err     error
+}
+
+// readBatches parses the source into batches until it ends, fails or ctx
+// is cancelled, then closes out.
+func readBatches(ctx context.Context, src source, parse func(record) (any, error), size int, out chan<- *parsedBatch) {
+	defer close(out)
+	b := &parsedBatch{items: make([]pending, 0, size)}
+	send := func() bool {
+		select {
+		case out <- b:
+			b = &parsedBatch{items: make([]pending, 0, size)}
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	for ctx.Err() == nil {
+		rec, line, err := src.next()
+		if err == io.EOF {
+			send()
+			return
+		}
+		var le *lineError
+		if err != nil && !errors.As(err, &le) {
+			b.err = err
+			send()
+			return
+		}
+		b.read++
+		if err == nil {
+			var item any
+			if item, err = parse(rec); err == nil {
+				b.items = append(b.items, pending{line: line, item: item})
+			} else if !errors.As(err, &le) {
+				b.err = err
+				send()
+				return
+			}
+		}
+		if err != nil {
+			b.rejects = append(b.rejects, rejection{line, err})
+		}
+		if (len(b.items) == size || len(b.rejects) == size) && !send() {
+			return
+		}
+	}
+}
+
+type flushFunc func(ctx context.Context, st prospector.Store, batch []pending, reject func(int, error)) (prospector.UpsertResult, error)
+
+func kindFuncs(k Kind) (func(record) (any, error), flushFunc, error) {
+	switch k {
+	case Companies:
+		return func(r record) (any, error) { return parseCompany(r) }, flushCompanies, nil
+	case People:
+		return func(r record) (any, error) { return parsePerson(r) }, flushPeople, nil
+	case Signals:
+		return func(r record) (any, error) { return parseSignal(r) }, flushSignals, nil
+	case NewsEvents:
+		return func(r record) (any, error) { return parseNewsEvent(r) }, flushNews, nil
+	case FinancingEvents:
+		return func(r record) (any, error) { return parseFinancingEvent(r) }, flushFinancing, nil
+	}
+	return nil, nil, fmt.Errorf("unknown kind %q", k)
+}
