@@ -18,7 +18,7 @@ import (
 
 // baseURL is the database the tests use; each test works in a schema of
 // its own, so runs in parallel (and leftovers) never collide.
-func baseURL(t *testing.T) string {
+func baseURL(t testing.TB) string {
 	t.Helper()
 	u := os.Getenv("TEST_DATABASE_URL")
 	if u == "" {
@@ -29,7 +29,7 @@ func baseURL(t *testing.T) string {
 
 // freshSchema creates an empty schema, dropped when the test ends, and
 // returns a URL whose search_path points at it.
-func freshSchema(t *testing.T) string {
+func freshSchema(t testing.TB) string {
 	t.Helper()
 	base := baseURL(t)
 	b := make([]byte, 8)
@@ -41,7 +41,7 @@ func freshSchema(t *testing.T) string {
 }
 
 // admin runs one statement on a connection of its own, outside any store.
-func admin(t *testing.T, url, sql string) {
+func admin(t testing.TB, url, sql string) {
 	t.Helper()
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, url)
@@ -56,7 +56,7 @@ func admin(t *testing.T, url, sql string) {
 
 // withSearchPath adds search_path, which pgx sends as a run-time
 // parameter, to a URL or a key=value DSN.
-func withSearchPath(t *testing.T, base, schema string) string {
+func withSearchPath(t testing.TB, base, schema string) string {
 	t.Helper()
 	if !strings.HasPrefix(base, "postgres://") && !strings.HasPrefix(base, "postgresql://") {
 		return base + " search_path=" + schema
@@ -71,7 +71,7 @@ func withSearchPath(t *testing.T, base, schema string) string {
 	return u.String()
 }
 
-func openURL(t *testing.T, url string) *postgres.DB {
+func openURL(t testing.TB, url string) *postgres.DB {
 	t.Helper()
 	db, err := postgres.Open(context.Background(), url)
 	if err != nil {

@@ -1,0 +1,111 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/prospectorhq/prospector"
+)
+
+const companyColumns = `id, domain, name, website, industry, description, keywords, city, region, country_code,
+	employee_count, employee_range, founded, revenue_usd, network_url, ticker, created_at, updated_at`
+
+// companyUpdate sets every column but domain (the key) and created_at.
+// keywords travel as JSON: unnest would flatten a two-dimensional array.
+const companyUpdate = `UPDATE companies AS c SET content_hash = v.content_hash, name = v.name, website = v.website,
+	industry = v.industry, description = v.description,
+	keywords = ARRAY(SELECT jsonb_array_elements_text(v.keywords)), city = v.city, region = v.region,
+	country_code = v.country_code, employee_count = v.employee_count, employee_range = v.employee_range,
+	founded = v.founded, revenue_usd = v.revenue_usd, network_url = v.network_url, ticker = v.ticker,
+	updated_at = v.updated_at
+	FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::jsonb[],
+		$9::text[], $10::text[], $11::text[], $12::bigint[], $13::text[], $14::bigint[], $15::bigint[], $16::text[],
+		$17::text[], $18::timestamptz[], $19::timestamptz[])
+	AS v(id, content_hash, domain, name, website, industry, description, keywords, city, region, country_code,
+		employee_count, employee_range, founded, revenue_usd, network_url, ticker, created_at, updated_at)
+	WHERE c.id = v.id`
+
+func companySpec() *upsertSpec[*prospector.Company] {
+	now := nowUTC()
+	return &upsertSpec[*prospector.Company]{
+		table:     "companies",
+		keyColumn: "domain",
+		columns: []string{"id", "content_hash", "domain", "name", "website", "industry", "description", "keywords",
+			"city", "region", "country_code", "employee_count", "employee_range", "founded", "revenue_usd",
+			"network_url", "ticker", "created_at", "updated_at"},
+		key:   func(c *prospector.Company) string { return c.Domain },
+		hash:  func(c *prospector.Company) (int64, error) { return c.ContentHash(), nil },
+		setID: func(c *prospector.Company, id int64) { c.ID = id },
+		row: func(id, hash int64, c *prospector.Company) []any {
+			return []any{id, hash, c.Domain, c.Name, c.Website, c.Industry, c.Description, stringList(c.Keywords),
+				c.City, c.Region, c.CountryCode, c.EmployeeCount, c.EmployeeRange, c.Founded, c.RevenueUSD,
+				c.NetworkURL, c.Ticker, now, now}
+		},
+		update: companyUpdate,
+	}
+}
+
+// UpsertCompanies upserts by domain in one transaction.
+func (db *DB) UpsertCompanies(ctx context.Context, cs []*prospector.Company) (prospector.UpsertResult, error) {
+	return upsert(ctx, db, companySpec(), cs)
+}
+
+func scanCompany(row pgx.Row) (*prospector.Company, error) {
+	var c prospector.Company
+	err := row.Scan(&c.ID, &c.Domain, &c.Name, &c.Website, &c.Industry, &c.Description, &c.Keywords, &c.City,
+		&c.Region, &c.CountryCode, &c.EmployeeCount, &c.EmployeeRange, &c.Founded, &c.RevenueUSD, &c.NetworkURL,
+		&c.Ticker, &c.CreatedAt, &c.UpdatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, prospector.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("postgres: scan company: %w", err)
+	}
+	c.Keywords = stringList(c.Keywords)
+	c.CreatedAt, c.UpdatedAt = c.CreatedAt.UTC(), c.UpdatedAt.UTC()
+	return &c, nil
+}
+
+// CompanyByDomain returns ErrNotFound for an unknown domain.
+func (db *DB) CompanyByDomain(ctx context.Context, domain string) (*prospector.Company, error) {
+	return scanCompany(db.pool.QueryRow(ctx, `SELECT `+companyColumns+` FROM companies WHERE domain = $1`, domain))
+}
+
+// CompanyByNetworkURL returns ErrNotFound for an unknown URL. Several
+// companies may share a URL: the first stored wins.
+func (db *DB) CompanyByNetworkURL(ctx context.Context, url string) (*prospector.Company, error) {
+	if url == "" {
+		return nil, prospector.ErrNotFound
+	}
+	return scanCompany(db.pool.QueryRow(ctx, `SELECT `+companyColumns+` FROM companies
+		WHERE network_url = $1 AND network_url <> '' ORDER BY id LIMIT 1`, url))
+}
+
+// CompaniesByID returns the companies with those ids.
+func (db *DB) CompaniesByID(ctx context.Context, ids []int64) ([]*prospector.Company, error) {
+	return queryByIDs(ctx, db, `SELECT `+companyColumns+` FROM companies WHERE id = ANY($1)`, scanCompany, ids)
+}
+
+// ListCompanies walks the table by id.
+func (db *DB) ListCompanies(ctx context.Context, after int64, limit int) ([]*prospector.Company, error) {
+	return queryList(ctx, db, `SELECT `+companyColumns+` FROM companies WHERE id > $1 ORDER BY id LIMIT $2`,
+		scanCompany, after, sqlLimit(limit))
+}
+
+// CountCompanies counts every company.
+func (db *DB) CountCompanies(ctx context.Context) (int64, error) { return db.count(ctx, "companies") }
+
+// CompanyIDsByDomain resolves stored domains to ids.
+func (db *DB) CompanyIDsByDomain(ctx context.Context, domains []string) (map[string]int64, error) {
+	return db.idsByKey(ctx, `SELECT domain, id FROM companies WHERE domain = ANY($1)`, "companies", domains)
+}
+
+// CompanyIDsByNetworkURL resolves stored company profile URLs to ids, the
+// lowest id when several companies share one. The empty URL, which most
+// companies have, is never resolved.
+func (db *DB) CompanyIDsByNetworkURL(ctx context.Context, urls []string) (map[string]int64, error) {
+	return db.idsByKey(ctx, `SELECT network_url, min(id) FROM companies
+		WHERE network_url = ANY($1) AND network_url <> '' GROUP BY network_url`, "companies", urls)
+}

@@ -1,0 +1,70 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/prospectorhq/prospector"
+)
+
+const signalColumns = `id, external_id, type, company_id, company_domain, person_id, title, detail, source_url,
+	detected_at, score, created_at`
+
+// signalUpdate sets every column but external_id (the key) and created_at.
+const signalUpdate = `UPDATE signals AS s SET content_hash = v.content_hash, type = v.type, company_id = v.company_id,
+	company_domain = v.company_domain, person_id = v.person_id, title = v.title, detail = v.detail,
+	source_url = v.source_url, detected_at = v.detected_at, score = v.score
+	FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::bigint[],
+		$8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::float8[], $13::timestamptz[])
+	AS v(id, content_hash, external_id, type, company_id, company_domain, person_id, title, detail, source_url,
+		detected_at, score, created_at)
+	WHERE s.id = v.id`
+
+func signalSpec() *upsertSpec[*prospector.Signal] {
+	now := nowUTC()
+	return &upsertSpec[*prospector.Signal]{
+		table:     "signals",
+		keyColumn: "external_id",
+		columns: []string{"id", "content_hash", "external_id", "type", "company_id", "company_domain", "person_id",
+			"title", "detail", "source_url", "detected_at", "score", "created_at"},
+		key:   func(s *prospector.Signal) string { return s.ExternalID },
+		hash:  func(s *prospector.Signal) (int64, error) { return s.ContentHash(), nil },
+		setID: func(s *prospector.Signal, id int64) { s.ID = id },
+		row: func(id, hash int64, s *prospector.Signal) []any {
+			return []any{id, hash, s.ExternalID, s.Type, s.CompanyID, s.CompanyDomain, s.PersonID, s.Title, s.Detail,
+				s.SourceURL, s.DetectedAt, s.Score, now}
+		},
+		update: signalUpdate,
+	}
+}
+
+// UpsertSignals upserts by external id in one transaction.
+func (db *DB) UpsertSignals(ctx context.Context, ss []*prospector.Signal) (prospector.UpsertResult, error) {
+	return upsert(ctx, db, signalSpec(), ss)
+}
+
+func scanSignal(row pgx.Row) (*prospector.Signal, error) {
+	var s prospector.Signal
+	if err := row.Scan(&s.ID, &s.ExternalID, &s.Type, &s.CompanyID, &s.CompanyDomain, &s.PersonID, &s.Title,
+		&s.Detail, &s.SourceURL, &s.DetectedAt, &s.Score, &s.CreatedAt); err != nil {
+		return nil, fmt.Errorf("postgres: scan signal: %w", err)
+	}
+	s.DetectedAt, s.CreatedAt = s.DetectedAt.UTC(), s.CreatedAt.UTC()
+	return &s, nil
+}
+
+// SignalsByCompany returns a company's signals, newest first.
+func (db *DB) SignalsByCompany(ctx context.Context, companyID int64, limit int) ([]*prospector.Signal, error) {
+	return queryList(ctx, db, `SELECT `+signalColumns+` FROM signals WHERE company_id = $1
+		ORDER BY detected_at DESC, id DESC LIMIT $2`, scanSignal, companyID, sqlLimit(limit))
+}
+
+// ListSignals walks the table by id.
+func (db *DB) ListSignals(ctx context.Context, after int64, limit int) ([]*prospector.Signal, error) {
+	return queryList(ctx, db, `SELECT `+signalColumns+` FROM signals WHERE id > $1 ORDER BY id LIMIT $2`,
+		scanSignal, after, sqlLimit(limit))
+}
+
+// CountSignals counts every signal.
+func (db *DB) CountSignals(ctx context.Context) (int64, error) { return db.count(ctx, "signals") }
