@@ -3,7 +3,6 @@ package importer
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/prospectorhq/prospector"
 )
@@ -133,7 +132,7 @@ func fillPersonCompanies(ctx context.Context, st prospector.Store, ss []*prospec
 
 // personLabel shows a natural key as the caller wrote it: the URL or id.
 func personLabel(key string) string {
-	_, v, _ := strings.Cut(key, ":")
+	_, v, _ := cutKey(key)
 	return v
 }
 

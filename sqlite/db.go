@@ -37,7 +37,9 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	}
 	path := filepath.Join(dir, "prospector.db")
 	pragmas := url.Values{}
-	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)",
+	// page_size only takes effect on a new file, before WAL is enabled:
+	// 8 KiB pages halve the I/O calls of bulk loads.
+	for _, p := range []string{"page_size(8192)", "busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)",
 		"cache_size(-65536)", "temp_store(MEMORY)", "mmap_size(268435456)"} {
 		pragmas.Add("_pragma", p)
 	}

@@ -16,7 +16,8 @@ const personColumns = `id, external_id, full_name, first_name, last_name, title,
 
 func personSpec(now string) upsertSpec[*prospector.Person] {
 	return upsertSpec[*prospector.Person]{
-		table: "people",
+		table:     "people",
+		hashedKey: true,
 		columns: []string{"natural_key", "external_id", "full_name", "first_name", "last_name", "title", "job_level",
 			"job_function", "company_id", "company_name", "company_domain", "network_url", "email", "phone", "city",
 			"region", "country_code", "score", "created_at", "updated_at"},
@@ -65,7 +66,8 @@ func scanPerson(row rowScanner) (*prospector.Person, error) {
 
 // PersonByKey returns ErrNotFound for an unknown natural key.
 func (db *DB) PersonByKey(ctx context.Context, key string) (*prospector.Person, error) {
-	return scanPerson(db.read.QueryRowContext(ctx, `SELECT `+personColumns+` FROM people WHERE natural_key = ?`, key))
+	return scanPerson(db.read.QueryRowContext(ctx, `SELECT `+personColumns+` FROM people
+		WHERE key_hash = ? AND natural_key = ?`, keyHash(key), key))
 }
 
 // PeopleByID returns the people with those ids.
@@ -88,5 +90,36 @@ func (db *DB) CountPeople(ctx context.Context) (int64, error) { return db.count(
 
 // PersonIDsByKey resolves stored natural keys to ids.
 func (db *DB) PersonIDsByKey(ctx context.Context, keys []string) (map[string]int64, error) {
-	return db.idsByKey(ctx, "people", "natural_key", keys)
+	out := make(map[string]int64, len(keys))
+	asked := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		asked[k] = true
+	}
+	for start := 0; start < len(keys); start += 500 {
+		chunk := keys[start:min(start+500, len(keys))]
+		found, err := queryList(ctx, db.read, `SELECT natural_key, id FROM people WHERE key_hash IN (`+
+			placeholders(len(chunk))+`)`, scanKeyID, keyArgs(chunk, true)...)
+		if err != nil {
+			return nil, err
+		}
+		for _, kv := range found {
+			if asked[kv.key] { // a hash collision with a key not asked for is skipped
+				out[kv.key] = kv.id
+			}
+		}
+	}
+	return out, nil
+}
+
+type keyID struct {
+	key string
+	id  int64
+}
+
+func scanKeyID(row rowScanner) (keyID, error) {
+	var kv keyID
+	if err := row.Scan(&kv.key, &kv.id); err != nil {
+		return kv, fmt.Errorf("sqlite: scan key: %w", err)
+	}
+	return kv, nil
 }

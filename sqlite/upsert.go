@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"hash/fnv"
 	"strings"
 
 	"github.com/prospectorhq/prospector"
@@ -19,10 +20,13 @@ const maxParams = 30000
 type upsertSpec[T any] struct {
 	table   string
 	columns []string // without id and content_hash; columns[0] is the natural key
-	key     func(T) string
-	hash    func(T) (int64, error)
-	values  func(T) []any
-	setID   func(T, int64)
+	// hashedKey means the table indexes key_hash (keyHash of the natural
+	// key) instead of the key itself.
+	hashedKey bool
+	key       func(T) string
+	hash      func(T) (int64, error)
+	values    func(T) []any
+	setID     func(T, int64)
 }
 
 type pendingRow[T any] struct {
@@ -44,7 +48,7 @@ func upsert[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], items []
 	for _, it := range items {
 		keys = append(keys, spec.key(it))
 	}
-	existing, err := existingRows(ctx, tx, spec.table, spec.columns[0], keys)
+	existing, err := existingRows(ctx, tx, spec.table, spec.columns[0], spec.hashedKey, keys)
 	if err != nil {
 		return res, err
 	}
@@ -103,16 +107,21 @@ type existingRow struct {
 }
 
 // existingRows maps the keys already stored to their id and hash.
-func existingRows(ctx context.Context, tx *sql.Tx, table, keyColumn string, keys []string) (map[string]*existingRow, error) {
+func existingRows(ctx context.Context, tx *sql.Tx, table, keyColumn string, hashed bool, keys []string) (map[string]*existingRow, error) {
 	out := make(map[string]*existingRow, len(keys))
+	want := make(map[string]struct{}, len(keys))
+	for _, k := range keys {
+		want[k] = struct{}{}
+	}
+	lookup := keyColumn
+	if hashed {
+		lookup = "key_hash"
+	}
 	for start := 0; start < len(keys); start += 500 {
 		chunk := keys[start:min(start+500, len(keys))]
-		args := make([]any, len(chunk))
-		for i, k := range chunk {
-			args[i] = k
-		}
+		args := keyArgs(chunk, hashed)
 		rows, err := tx.QueryContext(ctx, `SELECT `+keyColumn+`, id, content_hash FROM `+table+
-			` WHERE `+keyColumn+` IN (`+placeholders(len(chunk))+`)`, args...)
+			` WHERE `+lookup+` IN (`+placeholders(len(chunk))+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("sqlite: %s lookup: %w", table, err)
 		}
@@ -123,7 +132,9 @@ func existingRows(ctx context.Context, tx *sql.Tx, table, keyColumn string, keys
 				rows.Close()
 				return nil, fmt.Errorf("sqlite: %s lookup: %w", table, err)
 			}
-			out[k] = r
+			if _, asked := want[k]; asked || !hashed {
+				out[k] = r
+			}
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -138,6 +149,9 @@ func insertRows[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], rows
 		return nil
 	}
 	cols := append([]string{"id", "content_hash"}, spec.columns...)
+	if spec.hashedKey {
+		cols = append(cols, "key_hash")
+	}
 	perRow := len(cols)
 	batch := maxParams / perRow
 	rowPlaceholder := "(" + placeholders(perRow) + ")"
@@ -156,6 +170,9 @@ func insertRows[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], rows
 		for _, r := range chunk {
 			args = append(args, r.id, r.hash)
 			args = append(args, spec.values(r.item)...)
+			if spec.hashedKey {
+				args = append(args, keyHash(spec.key(r.item)))
+			}
 		}
 		if _, err := tx.ExecContext(ctx, query, args...); err != nil {
 			return fmt.Errorf("sqlite: insert %s: %w", spec.table, err)
@@ -194,6 +211,27 @@ func updateRows[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], rows
 		}
 	}
 	return nil
+}
+
+// keyHash is the 64-bit FNV-1a of a natural key, as stored in key_hash.
+func keyHash(key string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	return int64(h.Sum64())
+}
+
+// keyArgs turns keys into query arguments, hashed when the table indexes
+// key_hash.
+func keyArgs(keys []string, hashed bool) []any {
+	args := make([]any, len(keys))
+	for i, k := range keys {
+		if hashed {
+			args[i] = keyHash(k)
+		} else {
+			args[i] = k
+		}
+	}
+	return args
 }
 
 func placeholders(n int) string {

@@ -28,6 +28,7 @@ func newDemoCommand(e *env, so *storeOptions) *cobra.Command {
 	var (
 		companies, people int
 		seed              int64
+		out               string
 	)
 	seedCmd := &cobra.Command{
 		Use:   "seed",
@@ -43,18 +44,23 @@ domains (.example) and profile URLs are synthetic. Progress goes to stderr.`,
 			if companies < 1 || people < 0 {
 				return fmt.Errorf("--companies must be at least 1 and --people at least 0")
 			}
+			cfg := demo.Config{Companies: companies, People: people, Seed: seed, Now: time.Now()}
+			if out != "" {
+				return exportDemo(cmd.Context(), cfg, out, e.stdout)
+			}
 			st, err := so.open(cmd.Context(), e)
 			if err != nil {
 				return err
 			}
 			defer st.Close()
-			return seedData(cmd.Context(), st, demo.Config{Companies: companies, People: people, Seed: seed, Now: time.Now()}, e.stdout, e.stderr)
+			return seedData(cmd.Context(), st, cfg, e.stdout, e.stderr)
 		},
 	}
 	f := seedCmd.Flags()
 	f.IntVar(&companies, "companies", demoCompanies, "companies to generate")
 	f.IntVar(&people, "people", demoPeople, "people to generate, spread over the companies")
 	f.Int64Var(&seed, "seed", demoSeed, "random seed")
+	f.StringVar(&out, "out", "", "write KIND.jsonl files in the import format to this directory instead of the store")
 	cmd.AddCommand(seedCmd)
 	return cmd
 }
@@ -78,5 +84,24 @@ func seedData(ctx context.Context, st prospector.Store, cfg demo.Config, stdout,
 	elapsed := time.Since(start)
 	fmt.Fprintf(stdout, "demo: %d companies and %d people (seed %d) in %s: inserted %d, updated %d, unchanged %d rows\n",
 		cfg.Companies, cfg.People, cfg.Seed, elapsed.Round(time.Millisecond), s.Inserted, s.Updated, s.Unchanged)
+	return nil
+}
+
+// exportDemo writes the dataset as import files.
+func exportDemo(ctx context.Context, cfg demo.Config, dir string, stdout io.Writer) error {
+	sink, err := importer.NewFileSink(dir)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	err = demo.Generate(ctx, cfg, sink, nil)
+	if cerr := sink.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("demo export: %w", err)
+	}
+	fmt.Fprintf(stdout, "demo: wrote %d companies and %d people (seed %d) as JSONL to %s in %s\n",
+		cfg.Companies, cfg.People, cfg.Seed, dir, time.Since(start).Round(time.Millisecond))
 	return nil
 }

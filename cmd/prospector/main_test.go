@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/prospectorhq/prospector/sqlite"
 )
 
 // syncBuffer is a bytes.Buffer safe for a server goroutine and a test.
@@ -157,7 +158,9 @@ func startServe(t *testing.T, vars map[string]string, args ...string) (string, *
 	out, errOut := &syncBuffer{}, &syncBuffer{}
 	e := &env{getenv: func(k string) string { return vars[k] }, stdout: out, stderr: errOut, ready: func(a string) { addrc <- a }}
 	done := make(chan error, 1)
-	go func() { done <- runEnv(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), e) }()
+	go func() {
+		done <- runEnv(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--demo-people", "200"}, args...), e)
+	}()
 	select {
 	case addr := <-addrc:
 		return addr, out, func() error { cancel(); return <-done }
@@ -203,6 +206,16 @@ func TestServeCreatesDemoOnceAndAnswersWithItsKey(t *testing.T) {
 	}
 	if err := stop(); err != nil {
 		t.Fatalf("serve after cancel: %v", err)
+	}
+	st, err := sqlite.Open(context.Background(), vars["PROSPECTOR_DATA"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, _ := st.CountCompanies(context.Background())
+	np, _ := st.CountPeople(context.Background())
+	st.Close()
+	if nc != 20 || np != 200 {
+		t.Fatalf("serve on an empty store loaded %d companies and %d people, want the demo's 20 and 200", nc, np)
 	}
 	// Restarted on the same store: no new workspace, no key printed, the
 	// old key still works.

@@ -24,9 +24,14 @@ CREATE TABLE companies (
 );
 CREATE INDEX companies_network_url ON companies(network_url) WHERE network_url <> '';
 
+-- People are looked up by a 64-bit hash of their natural key rather than
+-- the key itself: at millions of rows an index of long URL keys no longer
+-- fits the page cache and random inserts into it dominate bulk loads. The
+-- writer compares the full key, so hash collisions are harmless.
 CREATE TABLE people (
     id             INTEGER PRIMARY KEY,
-    natural_key    TEXT NOT NULL UNIQUE,
+    key_hash       INTEGER NOT NULL,
+    natural_key    TEXT NOT NULL,
     external_id    TEXT NOT NULL DEFAULT '',
     full_name      TEXT NOT NULL,
     first_name     TEXT NOT NULL DEFAULT '',
@@ -48,6 +53,7 @@ CREATE TABLE people (
     created_at     TEXT NOT NULL,
     updated_at     TEXT NOT NULL
 );
+CREATE INDEX people_key_hash ON people(key_hash);
 CREATE INDEX people_company ON people(company_id);
 
 CREATE TABLE signals (

@@ -1,0 +1,119 @@
+package importer_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/demo"
+	"github.com/prospectorhq/prospector/importer"
+	"github.com/prospectorhq/prospector/postgres"
+)
+
+// engines returns a fresh store of each engine available: SQLite always,
+// PostgreSQL when TEST_DATABASE_URL is set.
+func engines(t *testing.T) map[string]func(t *testing.T) prospector.Store {
+	out := map[string]func(t *testing.T) prospector.Store{"sqlite": openStore}
+	url := os.Getenv("TEST_DATABASE_URL")
+	if url == "" {
+		t.Log("TEST_DATABASE_URL not set: PostgreSQL not covered")
+		return out
+	}
+	out["postgres"] = func(t *testing.T) prospector.Store {
+		t.Helper()
+		ctx := context.Background()
+		conn, err := pgx.Connect(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := make([]byte, 6)
+		rand.Read(b)
+		schema := "t_imp_" + hex.EncodeToString(b)
+		if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+			t.Fatal(err)
+		}
+		conn.Close(ctx)
+		sep := "?"
+		if strings.Contains(url, "?") {
+			sep = "&"
+		}
+		st, err := postgres.Open(ctx, url+sep+"search_path="+schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			st.Close()
+			if c, err := pgx.Connect(context.Background(), url); err == nil {
+				c.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
+				c.Close(context.Background())
+			}
+		})
+		return st
+	}
+	return out
+}
+
+// TestBothEnginesReadImportsAndDemo imports every sample and a generated
+// dataset, then reads them back through the root interfaces.
+func TestBothEnginesReadImportsAndDemo(t *testing.T) {
+	for name, open := range engines(t) {
+		t.Run(name, func(t *testing.T) {
+			st := open(t)
+			ctx := context.Background()
+			for _, k := range importer.Kinds() {
+				stats, errs := importFile(t, st, k, sample(string(k)+".jsonl"))
+				if len(errs) > 0 || stats.Rejected > 0 {
+					t.Fatalf("%s: %+v %v", k, stats, errs)
+				}
+				stats, _ = importFile(t, st, k, sample(string(k)+".jsonl"))
+				if stats.Unchanged != stats.Read {
+					t.Fatalf("re-import of %s changed rows: %+v", k, stats)
+				}
+			}
+			acme, err := st.CompanyByDomain(ctx, "acme-robotics.example")
+			if err != nil || acme.Industry != "Software Development" {
+				t.Fatalf("acme: %+v %v", acme, err)
+			}
+			if p, err := st.PersonByKey(ctx, "id:crm-42"); err != nil || p.JobLevel != "Head" || *p.CompanyID != acme.ID {
+				t.Fatalf("person: %+v %v", p, err)
+			}
+			if sigs, _ := st.SignalsByCompany(ctx, acme.ID, 10); len(sigs) != 2 {
+				t.Fatalf("signals: %d", len(sigs))
+			}
+
+			sink := &importer.StoreSink{Store: st}
+			cfg := demo.Config{Companies: 40, People: 400, Seed: 3, Now: time.Now()}
+			if err := demo.Generate(ctx, cfg, sink, nil); err != nil {
+				t.Fatal(err)
+			}
+			nc, _ := st.CountCompanies(ctx)
+			np, _ := st.CountPeople(ctx)
+			if nc != 40+3 || np != 400+3 {
+				t.Fatalf("after the demo: %d companies, %d people", nc, np)
+			}
+			people, _ := st.ListPeople(ctx, 0, 1000)
+			derived := 0
+			for _, p := range people {
+				if p.JobLevel != "" {
+					derived++
+				}
+			}
+			if derived != len(people) {
+				t.Fatalf("%d of %d people have a derived level", derived, len(people))
+			}
+			again := &importer.StoreSink{Store: st}
+			if err := demo.Generate(ctx, cfg, again, nil); err != nil {
+				t.Fatal(err)
+			}
+			if again.Stats.Inserted != 0 {
+				t.Fatalf("the same seed inserted %d rows again", again.Stats.Inserted)
+			}
+		})
+	}
+}
