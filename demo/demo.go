@@ -48,8 +48,8 @@ type Sink interface {
 type Progress struct{ Companies, People, Signals, NewsEvents, FinancingEvents int }
 
 const (
-	chunkCompanies = 1000 // companies generated and emitted together
-	batchSize      = 5000 // most people or signals in one sink call
+	chunkCompanies = 1000  // companies generated and emitted together
+	batchSize      = 10000 // most people or signals in one sink call: big batches amortise index writes
 )
 
 // generator is the state of one Generate call: the random streams and

@@ -122,6 +122,22 @@ func (s *csvSource) next() (record, int, error) {
 // normalizeName makes "Company Domain", "company-domain" and
 // "company_domain" the same member name.
 func normalizeName(s string) string {
-	s = strings.ToLower(strings.TrimSpace(s))
-	return strings.NewReplacer(" ", "_", "-", "_", ".", "_").Replace(s)
+	s = strings.TrimSpace(s)
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == ' ' || c == '-' || c == '.' || c >= 'A' && c <= 'Z' || c >= 0x80 {
+			plain = false
+			break
+		}
+	}
+	if plain { // the common case: already snake_case, no allocation
+		return s
+	}
+	b := []byte(strings.ToLower(s))
+	for i, c := range b {
+		if c == ' ' || c == '-' || c == '.' {
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }

@@ -25,6 +25,11 @@ type DB struct {
 	path  string
 	write *sql.DB // one connection: SQLite has one writer at a time anyway
 	read  *sql.DB
+	// ckpt copies the WAL back into the database file off the writer's
+	// path; see checkpointer.
+	ckpt     *sql.DB
+	stopCkpt context.CancelFunc
+	ckptDone chan struct{}
 }
 
 var _ prospector.Store = (*DB)(nil)
@@ -40,11 +45,15 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	// page_size only takes effect on a new file, before WAL is enabled:
 	// 8 KiB pages halve the I/O calls of bulk loads.
 	for _, p := range []string{"page_size(8192)", "busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)",
-		"cache_size(-65536)", "temp_store(MEMORY)", "mmap_size(268435456)"} {
+		"temp_store(MEMORY)", "mmap_size(134217728)"} {
 		pragmas.Add("_pragma", p)
 	}
-	writeDSN := "file:" + path + "?" + pragmas.Encode() + "&_txlock=immediate"
-	readDSN := "file:" + path + "?" + pragmas.Encode() + "&_pragma=query_only(1)"
+	base := "file:" + path + "?" + pragmas.Encode()
+	// The writer gets a large page cache for bulk loads and never
+	// checkpoints on commit: the checkpointer goroutine does, on its own
+	// connection, so copying the WAL back overlaps with the next batch.
+	writeDSN := base + "&_pragma=cache_size(-65536)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
+	readDSN := base + "&_pragma=cache_size(-8192)&_pragma=query_only(1)"
 
 	write, err := sql.Open("sqlite", writeDSN)
 	if err != nil {
@@ -65,7 +74,34 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	read.SetMaxOpenConns(max(4, 2*runtime.GOMAXPROCS(0)))
 	read.SetMaxIdleConns(max(4, 2*runtime.GOMAXPROCS(0)))
 	db.read = read
+	ckpt, err := sql.Open("sqlite", base+"&_pragma=cache_size(-2048)")
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite: open checkpointer: %w", err)
+	}
+	ckpt.SetMaxOpenConns(1)
+	db.ckpt = ckpt
+	cctx, cancel := context.WithCancel(context.Background())
+	db.stopCkpt, db.ckptDone = cancel, make(chan struct{})
+	go db.checkpointer(cctx)
 	return db, nil
+}
+
+// checkpointer runs a passive checkpoint every 250 ms: it never blocks
+// the writer or readers, and keeps the WAL from growing while writes go on.
+func (db *DB) checkpointer(ctx context.Context) {
+	defer close(db.ckptDone)
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			// A failure here (a busy database) is retried on the next tick.
+			_, _ = db.ckpt.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`)
+		}
+	}
 }
 
 // Path is the database file.
@@ -79,11 +115,20 @@ func (db *DB) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Close closes both pools.
+// Close stops the checkpointer, folds the WAL back into the database
+// file and closes every pool.
 func (db *DB) Close() error {
 	var err error
+	if db.ckpt != nil {
+		db.stopCkpt()
+		<-db.ckptDone
+		_, _ = db.ckpt.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+		err = db.ckpt.Close()
+	}
 	if db.read != nil {
-		err = db.read.Close()
+		if rerr := db.read.Close(); rerr != nil && err == nil {
+			err = rerr
+		}
 	}
 	if werr := db.write.Close(); werr != nil && err == nil {
 		err = werr

@@ -10,10 +10,6 @@ import (
 	"github.com/prospectorhq/prospector"
 )
 
-// maxParams keeps multi-row statements under SQLite's bound-parameter
-// limit (32766).
-const maxParams = 30000
-
 // upsertSpec describes how one kind of row is upserted by its natural key.
 // values returns the row's columns in the order of columns, starting with
 // the key column.
@@ -144,6 +140,11 @@ func existingRows(ctx context.Context, tx *sql.Tx, table, keyColumn string, hash
 	return out, nil
 }
 
+// insertChunk is how many rows one INSERT statement carries: enough to
+// amortise the per-statement cost, small enough that the statement is
+// prepared once per batch and reused.
+const insertChunk = 64
+
 func insertRows[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], rows []*pendingRow[T]) error {
 	if len(rows) == 0 {
 		return nil
@@ -153,20 +154,21 @@ func insertRows[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], rows
 		cols = append(cols, "key_hash")
 	}
 	perRow := len(cols)
-	batch := maxParams / perRow
 	rowPlaceholder := "(" + placeholders(perRow) + ")"
-	var full string // the SQL of a full batch, built once
-	for start := 0; start < len(rows); start += batch {
-		chunk := rows[start:min(start+batch, len(rows))]
-		query := full
-		if query == "" || len(chunk) != batch {
-			query = `INSERT INTO ` + spec.table + ` (` + strings.Join(cols, ", ") + `) VALUES ` +
-				strings.TrimSuffix(strings.Repeat(rowPlaceholder+",", len(chunk)), ",")
-			if len(chunk) == batch {
-				full = query
-			}
+	query := func(n int) string {
+		return `INSERT INTO ` + spec.table + ` (` + strings.Join(cols, ", ") + `) VALUES ` +
+			strings.TrimSuffix(strings.Repeat(rowPlaceholder+",", n), ",")
+	}
+	var full *sql.Stmt
+	defer func() {
+		if full != nil {
+			full.Close()
 		}
-		args := make([]any, 0, len(chunk)*perRow)
+	}()
+	args := make([]any, 0, insertChunk*perRow)
+	for start := 0; start < len(rows); start += insertChunk {
+		chunk := rows[start:min(start+insertChunk, len(rows))]
+		args = args[:0]
 		for _, r := range chunk {
 			args = append(args, r.id, r.hash)
 			args = append(args, spec.values(r.item)...)
@@ -174,7 +176,18 @@ func insertRows[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], rows
 				args = append(args, keyHash(spec.key(r.item)))
 			}
 		}
-		if _, err := tx.ExecContext(ctx, query, args...); err != nil {
+		var err error
+		if len(chunk) == insertChunk {
+			if full == nil {
+				if full, err = tx.PrepareContext(ctx, query(insertChunk)); err != nil {
+					return fmt.Errorf("sqlite: insert %s: %w", spec.table, err)
+				}
+			}
+			_, err = full.ExecContext(ctx, args...)
+		} else {
+			_, err = tx.ExecContext(ctx, query(len(chunk)), args...)
+		}
+		if err != nil {
 			return fmt.Errorf("sqlite: insert %s: %w", spec.table, err)
 		}
 	}
