@@ -25,8 +25,10 @@ type Company struct {
 	RevenueUSD    *int64 // annual revenue estimate
 	NetworkURL    string // company profile URL on the professional network
 	Ticker        string
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	// Seq orders writes: it grows with every insert or update.
+	Seq       int64
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // PublicID is the contract's opaque company id: the profile URL when known,
@@ -72,6 +74,9 @@ type CompanyStore interface {
 	ListCompanies(ctx context.Context, after int64, limit int) ([]*Company, error)
 	// CountCompanies counts every company.
 	CountCompanies(ctx context.Context) (int64, error)
+	// CompaniesChangedSince returns up to limit companies written after
+	// seq, by Seq: what a search index replays to catch up.
+	CompaniesChangedSince(ctx context.Context, seq int64, limit int) ([]*Company, error)
 	// CompanyIDsByDomain maps those of the domains that are stored to
 	// their company ids: one round trip for a batch of references.
 	CompanyIDsByDomain(ctx context.Context, domains []string) (map[string]int64, error)

@@ -27,8 +27,10 @@ type Person struct {
 	Region        string
 	CountryCode   string
 	Score         *float64
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	// Seq orders writes: it grows with every insert or update.
+	Seq       int64
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // NaturalKey is what an upsert matches on.
@@ -77,6 +79,8 @@ type PersonStore interface {
 	ListPeople(ctx context.Context, after int64, limit int) ([]*Person, error)
 	// CountPeople counts every person.
 	CountPeople(ctx context.Context) (int64, error)
+	// PeopleChangedSince returns up to limit people written after seq, by Seq.
+	PeopleChangedSince(ctx context.Context, seq int64, limit int) ([]*Person, error)
 	// PersonIDsByKey maps those of the natural keys that are stored to
 	// their person ids.
 	PersonIDsByKey(ctx context.Context, keys []string) (map[string]int64, error)

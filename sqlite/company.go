@@ -12,11 +12,12 @@ import (
 )
 
 const companyColumns = `id, domain, name, website, industry, description, keywords, city, region, country_code,
-	employee_count, employee_range, founded, revenue_usd, network_url, ticker, created_at, updated_at`
+	employee_count, employee_range, founded, revenue_usd, network_url, ticker, seq, created_at, updated_at`
 
 func companySpec(now string) upsertSpec[*prospector.Company] {
 	return upsertSpec[*prospector.Company]{
-		table: "companies",
+		table:     "companies",
+		sequenced: true,
 		columns: []string{"domain", "name", "website", "industry", "description", "keywords", "city", "region",
 			"country_code", "employee_count", "employee_range", "founded", "revenue_usd", "network_url", "ticker",
 			"created_at", "updated_at"},
@@ -49,7 +50,7 @@ func scanCompany(row rowScanner) (*prospector.Company, error) {
 		count, founded, revenue    sql.NullInt64
 	)
 	err := row.Scan(&c.ID, &c.Domain, &c.Name, &c.Website, &c.Industry, &c.Description, &keywords, &c.City, &c.Region,
-		&c.CountryCode, &count, &c.EmployeeRange, &founded, &revenue, &c.NetworkURL, &c.Ticker, &created, &updated)
+		&c.CountryCode, &count, &c.EmployeeRange, &founded, &revenue, &c.NetworkURL, &c.Ticker, &c.Seq, &created, &updated)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, prospector.ErrNotFound
 	}
@@ -87,6 +88,12 @@ func (db *DB) CompaniesByID(ctx context.Context, ids []int64) ([]*prospector.Com
 func (db *DB) ListCompanies(ctx context.Context, after int64, limit int) ([]*prospector.Company, error) {
 	return queryList(ctx, db.read, `SELECT `+companyColumns+` FROM companies WHERE id > ? ORDER BY id LIMIT ?`,
 		scanCompany, after, limit)
+}
+
+// CompaniesChangedSince walks the table by seq.
+func (db *DB) CompaniesChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Company, error) {
+	return queryList(ctx, db.read, `SELECT `+companyColumns+` FROM companies WHERE seq > ? ORDER BY seq LIMIT ?`,
+		scanCompany, seq, limit)
 }
 
 // CountCompanies counts every company.

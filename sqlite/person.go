@@ -12,12 +12,13 @@ import (
 
 const personColumns = `id, external_id, full_name, first_name, last_name, title, job_level, job_function,
 	company_id, company_name, company_domain, network_url, email, phone, city, region, country_code, score,
-	created_at, updated_at`
+	seq, created_at, updated_at`
 
 func personSpec(now string) upsertSpec[*prospector.Person] {
 	return upsertSpec[*prospector.Person]{
 		table:     "people",
 		hashedKey: true,
+		sequenced: true,
 		columns: []string{"natural_key", "external_id", "full_name", "first_name", "last_name", "title", "job_level",
 			"job_function", "company_id", "company_name", "company_domain", "network_url", "email", "phone", "city",
 			"region", "country_code", "score", "created_at", "updated_at"},
@@ -52,7 +53,7 @@ func scanPerson(row rowScanner) (*prospector.Person, error) {
 	)
 	err := row.Scan(&p.ID, &p.ExternalID, &p.FullName, &p.FirstName, &p.LastName, &p.Title, &p.JobLevel, &p.JobFunction,
 		&company, &p.CompanyName, &p.CompanyDomain, &p.NetworkURL, &p.Email, &p.Phone, &p.City, &p.Region,
-		&p.CountryCode, &score, &created, &updated)
+		&p.CountryCode, &score, &p.Seq, &created, &updated)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, prospector.ErrNotFound
 	}
@@ -83,6 +84,12 @@ func (db *DB) PeopleAtCompany(ctx context.Context, companyID int64) ([]*prospect
 // ListPeople walks the table by id.
 func (db *DB) ListPeople(ctx context.Context, after int64, limit int) ([]*prospector.Person, error) {
 	return queryList(ctx, db.read, `SELECT `+personColumns+` FROM people WHERE id > ? ORDER BY id LIMIT ?`, scanPerson, after, limit)
+}
+
+// PeopleChangedSince walks the table by seq.
+func (db *DB) PeopleChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Person, error) {
+	return queryList(ctx, db.read, `SELECT `+personColumns+` FROM people WHERE seq > ? ORDER BY seq LIMIT ?`,
+		scanPerson, seq, limit)
 }
 
 // CountPeople counts every person.

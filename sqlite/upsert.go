@@ -19,6 +19,9 @@ type upsertSpec[T any] struct {
 	// hashedKey means the table indexes key_hash (keyHash of the natural
 	// key) instead of the key itself.
 	hashedKey bool
+	// sequenced means every inserted or updated row gets the next value of
+	// the table's seq column, which the search index follows.
+	sequenced bool
 	key       func(T) string
 	hash      func(T) (int64, error)
 	values    func(T) []any
@@ -28,6 +31,7 @@ type upsertSpec[T any] struct {
 type pendingRow[T any] struct {
 	id   int64
 	hash int64
+	seq  int64
 	item T
 }
 
@@ -87,6 +91,18 @@ func upsert[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], items []
 		inserted[key] = row
 		inserts = append(inserts, row)
 		res.Inserted++
+	}
+	if spec.sequenced {
+		// Writers hold the database's write lock, so max(seq)+1 is safe and
+		// seq grows in commit order.
+		var seq int64
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM `+spec.table).Scan(&seq); err != nil {
+			return res, fmt.Errorf("sqlite: %s max seq: %w", spec.table, err)
+		}
+		for _, r := range append(inserts, updates...) {
+			seq++
+			r.seq = seq
+		}
 	}
 	if err := insertRows(ctx, tx, spec, inserts); err != nil {
 		return res, err
@@ -153,6 +169,9 @@ func insertRows[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], rows
 	if spec.hashedKey {
 		cols = append(cols, "key_hash")
 	}
+	if spec.sequenced {
+		cols = append(cols, "seq")
+	}
 	perRow := len(cols)
 	rowPlaceholder := "(" + placeholders(perRow) + ")"
 	query := func(n int) string {
@@ -174,6 +193,9 @@ func insertRows[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], rows
 			args = append(args, spec.values(r.item)...)
 			if spec.hashedKey {
 				args = append(args, keyHash(spec.key(r.item)))
+			}
+			if spec.sequenced {
+				args = append(args, r.seq)
 			}
 		}
 		var err error
@@ -199,6 +221,9 @@ func updateRows[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], rows
 		return nil
 	}
 	sets := []string{"content_hash = ?"}
+	if spec.sequenced {
+		sets = append(sets, "seq = ?")
+	}
 	for _, c := range spec.columns[1:] {
 		if c == "created_at" {
 			continue // an update keeps the row's creation time
@@ -213,6 +238,9 @@ func updateRows[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], rows
 	for _, r := range rows {
 		vals := spec.values(r.item)
 		args := []any{r.hash}
+		if spec.sequenced {
+			args = append(args, r.seq)
+		}
 		for i, c := range spec.columns[1:] {
 			if c != "created_at" {
 				args = append(args, vals[i+1])

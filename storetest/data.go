@@ -17,6 +17,7 @@ func runData(t *testing.T, open Opener) {
 	t.Run("People", func(t *testing.T) { testPeople(t, open(t)) })
 	t.Run("Signals", func(t *testing.T) { testSignals(t, open(t)) })
 	t.Run("Events", func(t *testing.T) { testEvents(t, open(t)) })
+	t.Run("ChangeSequence", func(t *testing.T) { testChangeSequence(t, open(t)) })
 }
 
 func i64(n int64) *int64     { return &n }
@@ -77,7 +78,7 @@ func testCompanies(t *testing.T, s prospector.Store) {
 		t.Fatal(err)
 	}
 	want := sampleCompanies()[0]
-	want.ID, want.CreatedAt, want.UpdatedAt = got.ID, got.CreatedAt, got.UpdatedAt
+	want.ID, want.Seq, want.CreatedAt, want.UpdatedAt = got.ID, got.Seq, got.CreatedAt, got.UpdatedAt
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("read back\n%+v\nwant\n%+v", got, want)
 	}
@@ -190,7 +191,7 @@ func testPeople(t *testing.T, s prospector.Store) {
 		t.Fatal(err)
 	}
 	want := people()[0]
-	want.ID, want.CreatedAt, want.UpdatedAt = got.ID, got.CreatedAt, got.UpdatedAt
+	want.ID, want.Seq, want.CreatedAt, want.UpdatedAt = got.ID, got.Seq, got.CreatedAt, got.UpdatedAt
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("read back\n%+v\nwant\n%+v", got, want)
 	}
@@ -336,5 +337,52 @@ func testEvents(t *testing.T, s prospector.Store) {
 	want.ID = fs[0].ID
 	if !reflect.DeepEqual(fs[0], want) {
 		t.Fatalf("financing round trip\n%+v\nwant\n%+v", fs[0], want)
+	}
+}
+
+// testChangeSequence: every insert or update moves a row past the last
+// seq a follower has seen; unchanged rows do not move.
+func testChangeSequence(t *testing.T, s prospector.Store) {
+	ctx := context.Background()
+	cs := sampleCompanies()
+	if _, err := s.UpsertCompanies(ctx, cs); err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.CompaniesChangedSince(ctx, 0, 10)
+	if err != nil || len(all) != 3 {
+		t.Fatalf("changed since 0: %d %v", len(all), err)
+	}
+	for i := 1; i < len(all); i++ {
+		if all[i].Seq <= all[i-1].Seq || all[0].Seq <= 0 {
+			t.Fatalf("seqs not ascending and positive: %d, %d", all[i-1].Seq, all[i].Seq)
+		}
+	}
+	last := all[2].Seq
+	if page, _ := s.CompaniesChangedSince(ctx, 0, 2); len(page) != 2 || page[1].Seq != all[1].Seq {
+		t.Fatalf("limit not applied in seq order")
+	}
+	again := sampleCompanies()
+	again[1].Name = "Bluepeak Ltd"
+	if _, err := s.UpsertCompanies(ctx, again); err != nil {
+		t.Fatal(err)
+	}
+	changed, _ := s.CompaniesChangedSince(ctx, last, 10)
+	if len(changed) != 1 || changed[0].Domain != "bluepeak.example" || changed[0].Seq <= last {
+		t.Fatalf("after one update, changed since %d: %+v", last, changed)
+	}
+	ps := []*prospector.Person{{ExternalID: "a", FullName: "A"}, {ExternalID: "b", FullName: "B"}}
+	if _, err := s.UpsertPeople(ctx, ps); err != nil {
+		t.Fatal(err)
+	}
+	people, _ := s.PeopleChangedSince(ctx, 0, 10)
+	if len(people) != 2 || people[1].Seq <= people[0].Seq {
+		t.Fatalf("people changed since 0: %+v", people)
+	}
+	ps[0].Title = "CTO"
+	if _, err := s.UpsertPeople(ctx, ps); err != nil {
+		t.Fatal(err)
+	}
+	if moved, _ := s.PeopleChangedSince(ctx, people[1].Seq, 10); len(moved) != 1 || moved[0].ExternalID != "a" {
+		t.Fatalf("updated person not after the last seq: %+v", moved)
 	}
 }

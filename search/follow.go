@@ -1,0 +1,28 @@
+package search
+
+import (
+	"context"
+	"log/slog"
+	"time"
+)
+
+// Follow keeps the index in step with the store until ctx ends, applying
+// the changes every node's writers record (imports on any node, other
+// processes) every interval. Errors are logged and retried.
+func (ix *Index) Follow(ctx context.Context, every time.Duration, logger *slog.Logger) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			n, err := ix.Sync(ctx)
+			if err != nil && ctx.Err() == nil {
+				logger.Warn("search index sync failed; retrying", "error", err.Error())
+			} else if n > 0 {
+				logger.Info("search index caught up", "rows", n)
+			}
+		}
+	}
+}
