@@ -10,21 +10,22 @@ import (
 )
 
 const companyColumns = `id, domain, name, website, industry, description, keywords, city, region, country_code,
-	employee_count, employee_range, founded, revenue_usd, network_url, ticker, created_at, updated_at`
+	employee_count, employee_range, founded, revenue_usd, network_url, ticker, seq, created_at, updated_at`
 
-// companyUpdate sets every column but domain (the key) and created_at.
+// companyUpdate sets seq and every column but domain (the key) and
+// created_at.
 // keywords travel as JSON: unnest would flatten a two-dimensional array.
 const companyUpdate = `UPDATE companies AS c SET content_hash = v.content_hash, name = v.name, website = v.website,
 	industry = v.industry, description = v.description,
 	keywords = ARRAY(SELECT jsonb_array_elements_text(v.keywords)), city = v.city, region = v.region,
 	country_code = v.country_code, employee_count = v.employee_count, employee_range = v.employee_range,
 	founded = v.founded, revenue_usd = v.revenue_usd, network_url = v.network_url, ticker = v.ticker,
-	updated_at = v.updated_at
+	updated_at = v.updated_at, seq = v.seq
 	FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::jsonb[],
 		$9::text[], $10::text[], $11::text[], $12::bigint[], $13::text[], $14::bigint[], $15::bigint[], $16::text[],
-		$17::text[], $18::timestamptz[], $19::timestamptz[])
+		$17::text[], $18::timestamptz[], $19::timestamptz[], $20::bigint[])
 	AS v(id, content_hash, domain, name, website, industry, description, keywords, city, region, country_code,
-		employee_count, employee_range, founded, revenue_usd, network_url, ticker, created_at, updated_at)
+		employee_count, employee_range, founded, revenue_usd, network_url, ticker, created_at, updated_at, seq)
 	WHERE c.id = v.id`
 
 func companySpec() *upsertSpec[*prospector.Company] {
@@ -32,6 +33,7 @@ func companySpec() *upsertSpec[*prospector.Company] {
 	return &upsertSpec[*prospector.Company]{
 		table:     "companies",
 		keyColumn: "domain",
+		sequenced: true,
 		columns: []string{"id", "content_hash", "domain", "name", "website", "industry", "description", "keywords",
 			"city", "region", "country_code", "employee_count", "employee_range", "founded", "revenue_usd",
 			"network_url", "ticker", "created_at", "updated_at"},
@@ -56,7 +58,7 @@ func scanCompany(row pgx.Row) (*prospector.Company, error) {
 	var c prospector.Company
 	err := row.Scan(&c.ID, &c.Domain, &c.Name, &c.Website, &c.Industry, &c.Description, &c.Keywords, &c.City,
 		&c.Region, &c.CountryCode, &c.EmployeeCount, &c.EmployeeRange, &c.Founded, &c.RevenueUSD, &c.NetworkURL,
-		&c.Ticker, &c.CreatedAt, &c.UpdatedAt)
+		&c.Ticker, &c.Seq, &c.CreatedAt, &c.UpdatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, prospector.ErrNotFound
 	}
@@ -92,6 +94,12 @@ func (db *DB) CompaniesByID(ctx context.Context, ids []int64) ([]*prospector.Com
 func (db *DB) ListCompanies(ctx context.Context, after int64, limit int) ([]*prospector.Company, error) {
 	return queryList(ctx, db, `SELECT `+companyColumns+` FROM companies WHERE id > $1 ORDER BY id LIMIT $2`,
 		scanCompany, after, sqlLimit(limit))
+}
+
+// CompaniesChangedSince walks the table by seq.
+func (db *DB) CompaniesChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Company, error) {
+	return queryList(ctx, db, `SELECT `+companyColumns+` FROM companies WHERE seq > $1 ORDER BY seq LIMIT $2`,
+		scanCompany, seq, sqlLimit(limit))
 }
 
 // CountCompanies counts every company.

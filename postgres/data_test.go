@@ -16,7 +16,8 @@ import (
 )
 
 // TestDataParityWithSQLite runs the same random upserts against both
-// engines and requires the same counts, the same ids and the same rows.
+// engines and requires the same counts, the same ids and the same rows,
+// seqs included, and the same changes since any seq.
 func TestDataParityWithSQLite(t *testing.T) {
 	ctx := context.Background()
 	pg := openURL(t, freshSchema(t))
@@ -317,6 +318,19 @@ func compareStores(t *testing.T, ctx context.Context, r *rand.Rand, lite, pg pro
 	a2, _ := lite.ListPeople(ctx, 0, 1000)
 	b2, _ := pg.ListPeople(ctx, 0, 1000)
 	same(t, "people", a2, b2)
+	for _, since := range []int64{0, int64(r.Intn(20)), int64(r.Intn(200))} {
+		limit := r.Intn(12) - 1
+		ca, err := lite.CompaniesChangedSince(ctx, since, limit)
+		must(err)
+		cb, err := pg.CompaniesChangedSince(ctx, since, limit)
+		must(err)
+		same(t, fmt.Sprintf("companies changed since %d limit %d", since, limit), ca, cb)
+		pa, err := lite.PeopleChangedSince(ctx, since, limit)
+		must(err)
+		pb, err := pg.PeopleChangedSince(ctx, since, limit)
+		must(err)
+		same(t, fmt.Sprintf("people changed since %d limit %d", since, limit), pa, pb)
+	}
 	a3, _ := lite.ListSignals(ctx, 0, 1000)
 	b3, _ := pg.ListSignals(ctx, 0, 1000)
 	same(t, "signals", a3, b3)
@@ -461,5 +475,101 @@ func TestConcurrentUpsertPeople(t *testing.T) {
 	}
 	if n != people || lo != 1 || hi != people {
 		t.Fatalf("%d people with ids %d..%d, want %d dense from 1", n, lo, hi, people)
+	}
+	// Only inserts happened: each took its own seq, so they are dense too.
+	if err := nodes[0].Pool().QueryRow(ctx, `SELECT count(DISTINCT seq), min(seq), max(seq) FROM people`).Scan(&n, &lo, &hi); err != nil {
+		t.Fatal(err)
+	}
+	if n != people || lo != 1 || hi != people {
+		t.Fatalf("%d distinct seqs %d..%d, want %d dense from 1", n, lo, hi, people)
+	}
+}
+
+// A follower reading the rows after its last seq, while writers on several
+// nodes insert and update companies, must end up having seen every row's
+// final write: seqs ascend in commit order, so no write commits behind the
+// follower's position.
+func TestChangeSequenceFollower(t *testing.T) {
+	ctx := context.Background()
+	url := freshSchema(t)
+	nodes := []*postgres.DB{openURL(t, url), openURL(t, url)}
+	const domains, workers, batches, batch = 300, 4, 40, 50
+	var (
+		wg   sync.WaitGroup
+		errs = make(chan error, workers+1)
+	)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewSource(int64(w)))
+			for range batches {
+				var cs []*prospector.Company
+				for range batch {
+					cs = append(cs, &prospector.Company{Domain: fmt.Sprintf("c%d.example", r.Intn(domains)),
+						Name: fmt.Sprintf("N%d", r.Intn(1000))})
+				}
+				if _, err := nodes[w%len(nodes)].UpsertCompanies(ctx, cs); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	done := make(chan struct{})
+	seen := map[int64]int64{} // id → the latest seq the follower read
+	var followed sync.WaitGroup
+	followed.Add(1)
+	follow := func(last int64) (int64, error) {
+		for {
+			page, err := nodes[0].CompaniesChangedSince(ctx, last, 37)
+			if err != nil {
+				return last, err
+			}
+			for _, c := range page {
+				if c.Seq <= last {
+					return last, fmt.Errorf("seq %d after %d", c.Seq, last)
+				}
+				last, seen[c.ID] = c.Seq, c.Seq
+			}
+			if len(page) < 37 {
+				return last, nil
+			}
+		}
+	}
+	go func() {
+		defer followed.Done()
+		var last int64
+		var err error
+		for {
+			select {
+			case <-done:
+				if _, err = follow(last); err != nil {
+					errs <- err
+				}
+				return
+			default:
+			}
+			if last, err = follow(last); err != nil {
+				errs <- err
+				return
+			}
+		}
+	}()
+	wg.Wait()
+	close(done)
+	followed.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	all := listAll(t, nodes[0].ListCompanies)
+	if len(all) == 0 {
+		t.Fatal("no companies")
+	}
+	for _, c := range all {
+		if seen[c.ID] != c.Seq {
+			t.Fatalf("company %d: final seq %d, the follower last read %d", c.ID, c.Seq, seen[c.ID])
+		}
 	}
 }

@@ -11,21 +11,23 @@ import (
 
 const personColumns = `id, external_id, full_name, first_name, last_name, title, job_level, job_function,
 	company_id, company_name, company_domain, network_url, email, phone, city, region, country_code, score,
-	created_at, updated_at`
+	seq, created_at, updated_at`
 
-// personUpdate sets every column but natural_key (the key) and created_at.
+// personUpdate sets seq and every column but natural_key (the key) and
+// created_at.
 const personUpdate = `UPDATE people AS p SET content_hash = v.content_hash, external_id = v.external_id,
 	full_name = v.full_name, first_name = v.first_name, last_name = v.last_name, title = v.title,
 	job_level = v.job_level, job_function = v.job_function, company_id = v.company_id,
 	company_name = v.company_name, company_domain = v.company_domain, network_url = v.network_url,
 	email = v.email, phone = v.phone, city = v.city, region = v.region, country_code = v.country_code,
-	score = v.score, updated_at = v.updated_at
+	score = v.score, updated_at = v.updated_at, seq = v.seq
 	FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
 		$9::text[], $10::text[], $11::bigint[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
-		$17::text[], $18::text[], $19::text[], $20::float8[], $21::timestamptz[], $22::timestamptz[])
+		$17::text[], $18::text[], $19::text[], $20::float8[], $21::timestamptz[], $22::timestamptz[],
+		$23::bigint[])
 	AS v(id, content_hash, natural_key, external_id, full_name, first_name, last_name, title, job_level,
 		job_function, company_id, company_name, company_domain, network_url, email, phone, city, region,
-		country_code, score, created_at, updated_at)
+		country_code, score, created_at, updated_at, seq)
 	WHERE p.id = v.id`
 
 func personSpec() *upsertSpec[*prospector.Person] {
@@ -33,6 +35,7 @@ func personSpec() *upsertSpec[*prospector.Person] {
 	return &upsertSpec[*prospector.Person]{
 		table:     "people",
 		keyColumn: "natural_key",
+		sequenced: true,
 		columns: []string{"id", "content_hash", "natural_key", "external_id", "full_name", "first_name", "last_name",
 			"title", "job_level", "job_function", "company_id", "company_name", "company_domain", "network_url",
 			"email", "phone", "city", "region", "country_code", "score", "created_at", "updated_at"},
@@ -57,7 +60,7 @@ func scanPerson(row pgx.Row) (*prospector.Person, error) {
 	var p prospector.Person
 	err := row.Scan(&p.ID, &p.ExternalID, &p.FullName, &p.FirstName, &p.LastName, &p.Title, &p.JobLevel,
 		&p.JobFunction, &p.CompanyID, &p.CompanyName, &p.CompanyDomain, &p.NetworkURL, &p.Email, &p.Phone, &p.City,
-		&p.Region, &p.CountryCode, &p.Score, &p.CreatedAt, &p.UpdatedAt)
+		&p.Region, &p.CountryCode, &p.Score, &p.Seq, &p.CreatedAt, &p.UpdatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, prospector.ErrNotFound
 	}
@@ -88,6 +91,12 @@ func (db *DB) PeopleAtCompany(ctx context.Context, companyID int64) ([]*prospect
 func (db *DB) ListPeople(ctx context.Context, after int64, limit int) ([]*prospector.Person, error) {
 	return queryList(ctx, db, `SELECT `+personColumns+` FROM people WHERE id > $1 ORDER BY id LIMIT $2`,
 		scanPerson, after, sqlLimit(limit))
+}
+
+// PeopleChangedSince walks the table by seq.
+func (db *DB) PeopleChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Person, error) {
+	return queryList(ctx, db, `SELECT `+personColumns+` FROM people WHERE seq > $1 ORDER BY seq LIMIT $2`,
+		scanPerson, seq, sqlLimit(limit))
 }
 
 // CountPeople counts every person.

@@ -21,22 +21,29 @@ type upsertSpec[T any] struct {
 	// columns are the columns COPY writes, in the order of row's values;
 	// the first two are always id and content_hash.
 	columns []string
-	key     func(T) string
-	hash    func(T) (int64, error)
-	setID   func(T, int64)
+	// sequenced means every inserted or updated row gets the next value of
+	// the table's seq column, which the search index follows. The seq is
+	// not among columns or row's values: COPY writes it last, and update
+	// takes it as its last array.
+	sequenced bool
+	key       func(T) string
+	hash      func(T) (int64, error)
+	setID     func(T, int64)
 	// row returns the values of columns for the item with that id and hash.
 	row func(id, hash int64, item T) []any
 	// update is an UPDATE taking one array per column, in the order of
 	// columns ($1 the ids, $2 the hashes, ...), that sets every column but
 	// the key and created_at of the rows with those ids. A TEXT[] column
 	// comes as jsonb[] (each []string encoded as JSON), since unnest would
-	// flatten a two-dimensional array.
+	// flatten a two-dimensional array. When sequenced, one more bigint[]
+	// after those of columns carries the rows' seqs.
 	update string
 }
 
 type pendingRow[T any] struct {
 	id   int64
 	hash int64
+	seq  int64
 	item T
 }
 
@@ -53,6 +60,14 @@ type existingRow struct {
 // with its last values: its first occurrence counts as inserted, updated
 // or unchanged, and each later one as updated when its hash differs from
 // the one before it, else unchanged (as the SQLite engine counts).
+//
+// When the spec is sequenced, the batch's rows take the seqs after the
+// table's max(seq), read under the lock: the inserts first, in order, then
+// the updates, each change to a key counting (so a key changed twice in
+// the batch ends with the later seq and the earlier one goes unused).
+// These are the seqs the SQLite engine gives the same batches. Since the
+// lock is held to commit, seqs ascend in commit order: a reader following
+// seq never sees a lower one appear behind its position.
 func upsert[T any](ctx context.Context, db *DB, spec *upsertSpec[T], items []T) (prospector.UpsertResult, error) {
 	var res prospector.UpsertResult
 	if len(items) == 0 {
@@ -78,7 +93,7 @@ func upsertTx[T any](ctx context.Context, tx pgx.Tx, spec *upsertSpec[T], items 
 		}
 		keys[i], hashes[i] = spec.key(it), h
 	}
-	existing, err := lockAndLookup(ctx, tx, spec.table, spec.keyColumn, keys)
+	existing, maxSeq, err := lockAndLookup(ctx, tx, spec.table, spec.keyColumn, spec.sequenced, keys)
 	if err != nil {
 		return res, err
 	}
@@ -99,6 +114,7 @@ func upsertTx[T any](ctx context.Context, tx pgx.Tx, spec *upsertSpec[T], items 
 	var updates []*pendingRow[T]
 	inserted := make(map[string]*pendingRow[T], newKeys)
 	updated := map[int64]int{} // id → index in updates: the last values win
+	changes := 0               // updates to stored keys, superseded ones included
 	for i, it := range items {
 		key, h := keys[i], hashes[i]
 		if row, ok := inserted[key]; ok { // repeated in this batch
@@ -118,7 +134,8 @@ func upsertTx[T any](ctx context.Context, tx pgx.Tx, spec *upsertSpec[T], items 
 				continue
 			}
 			ex.hash = h
-			row := &pendingRow[T]{id: ex.id, hash: h, item: it}
+			changes++
+			row := &pendingRow[T]{id: ex.id, hash: h, seq: int64(changes), item: it}
 			if j, ok := updated[ex.id]; ok {
 				updates[j] = row
 			} else {
@@ -135,6 +152,14 @@ func upsertTx[T any](ctx context.Context, tx pgx.Tx, spec *upsertSpec[T], items 
 		inserts = append(inserts, row)
 		res.Inserted++
 	}
+	if spec.sequenced {
+		for i, r := range inserts {
+			r.seq = maxSeq + int64(i) + 1
+		}
+		for _, r := range updates {
+			r.seq += maxSeq + int64(len(inserts))
+		}
+	}
 	if err := insertRows(ctx, tx, spec, inserts); err != nil {
 		return res, err
 	}
@@ -144,8 +169,12 @@ func upsertTx[T any](ctx context.Context, tx pgx.Tx, spec *upsertSpec[T], items 
 	return res, nil
 }
 
-// lockAndLookup takes the table's upsert lock, then maps the keys already
-// stored to their id and hash; both in one round trip.
+// lockAndLookup takes the table's upsert lock, then reads the table's
+// max(seq) when sequenced (0 otherwise, and for an empty table), then maps
+// the keys already stored to their id and hash; all in one round trip.
+// The statements of a batch run one after the other, each with a snapshot
+// taken when it starts, so the max and the lookup see every batch
+// committed before the lock was granted.
 //
 // The lock is what makes concurrent importers (on one node or several)
 // safe. Without it two batches could both find a key missing and both
@@ -156,18 +185,27 @@ func upsertTx[T any](ctx context.Context, tx pgx.Tx, spec *upsertSpec[T], items 
 // so it is released on commit or rollback, and keyed by the table's oid,
 // so stores in other schemas of the same database do not wait for each
 // other. Readers take no lock and are never blocked.
-func lockAndLookup(ctx context.Context, tx pgx.Tx, table, keyColumn string, keys []string) (map[string]*existingRow, error) {
+func lockAndLookup(ctx context.Context, tx pgx.Tx, table, keyColumn string, sequenced bool, keys []string) (map[string]*existingRow, int64, error) {
 	b := &pgx.Batch{}
 	b.Queue(`SELECT pg_advisory_xact_lock($1, '`+table+`'::regclass::oid::int)`, dataLockSpace)
+	if sequenced {
+		b.Queue(`SELECT coalesce(max(seq), 0) FROM ` + table)
+	}
 	b.Queue(`SELECT `+keyColumn+`, id, content_hash FROM `+table+` WHERE `+keyColumn+` = ANY($1)`, keys)
 	br := tx.SendBatch(ctx, b)
 	defer br.Close()
 	if _, err := br.Exec(); err != nil {
-		return nil, fmt.Errorf("postgres: lock %s: %w", table, err)
+		return nil, 0, fmt.Errorf("postgres: lock %s: %w", table, err)
+	}
+	var maxSeq int64
+	if sequenced {
+		if err := br.QueryRow().Scan(&maxSeq); err != nil {
+			return nil, 0, fmt.Errorf("postgres: %s max seq: %w", table, err)
+		}
 	}
 	rows, err := br.Query()
 	if err != nil {
-		return nil, fmt.Errorf("postgres: %s lookup: %w", table, err)
+		return nil, 0, fmt.Errorf("postgres: %s lookup: %w", table, err)
 	}
 	out := make(map[string]*existingRow, len(keys))
 	var (
@@ -180,9 +218,9 @@ func lockAndLookup(ctx context.Context, tx pgx.Tx, table, keyColumn string, keys
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("postgres: %s lookup: %w", table, err)
+		return nil, 0, fmt.Errorf("postgres: %s lookup: %w", table, err)
 	}
-	return out, br.Close()
+	return out, maxSeq, br.Close()
 }
 
 // nextIDs takes n ids from the table's sequence in one round trip.
@@ -210,9 +248,17 @@ func insertRows[T any](ctx context.Context, tx pgx.Tx, spec *upsertSpec[T], rows
 	if len(rows) == 0 {
 		return nil
 	}
-	_, err := tx.CopyFrom(ctx, pgx.Identifier{spec.table}, spec.columns, pgx.CopyFromSlice(len(rows), func(i int) ([]any, error) {
+	columns := spec.columns
+	if spec.sequenced {
+		columns = append(slices.Clip(columns), "seq")
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{spec.table}, columns, pgx.CopyFromSlice(len(rows), func(i int) ([]any, error) {
 		r := rows[i]
-		return spec.row(r.id, r.hash, r.item), nil
+		vals := spec.row(r.id, r.hash, r.item)
+		if spec.sequenced {
+			vals = append(vals, r.seq)
+		}
+		return vals, nil
 	}))
 	if err != nil {
 		return fmt.Errorf("postgres: insert %s: %w", spec.table, err)
@@ -235,9 +281,16 @@ func updateRows[T any](ctx context.Context, tx pgx.Tx, spec *upsertSpec[T], rows
 			cols[i][j] = v
 		}
 	}
-	args := make([]any, len(cols))
+	args := make([]any, len(cols), len(cols)+1)
 	for i, c := range cols {
 		args[i] = c
+	}
+	if spec.sequenced {
+		seqs := make([]int64, len(rows))
+		for j, r := range rows {
+			seqs[j] = r.seq
+		}
+		args = append(args, seqs)
 	}
 	if _, err := tx.Exec(ctx, spec.update, args...); err != nil {
 		return fmt.Errorf("postgres: update %s: %w", spec.table, err)
