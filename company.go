@@ -40,9 +40,6 @@ func (c *Company) PublicID() string {
 	return "company:" + c.Domain
 }
 
-// Location is "City, Region, Country" with unknown parts left out, or "".
-func (c *Company) Location() string { return joinLocation(c.City, c.Region, c.CountryCode) }
-
 // UpsertResult counts what a batch upsert did. Unchanged rows were already
 // stored exactly so: importing a file twice reports them all unchanged.
 type UpsertResult struct {

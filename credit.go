@@ -81,6 +81,7 @@ type Store interface {
 	PersonStore
 	SignalStore
 	EventStore
+	SettingStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases connections.

@@ -2,7 +2,6 @@ package prospector
 
 import (
 	"context"
-	"strings"
 	"time"
 )
 
@@ -48,19 +47,6 @@ func (p *Person) PublicID() string {
 		return p.NetworkURL
 	}
 	return "person:" + p.ExternalID
-}
-
-// Location is "City, Region, Country" with unknown parts left out, or "".
-func (p *Person) Location() string { return joinLocation(p.City, p.Region, p.CountryCode) }
-
-func joinLocation(parts ...string) string {
-	var out []string
-	for _, s := range parts {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return strings.Join(out, ", ")
 }
 
 // PersonStore persists people.

@@ -14,6 +14,7 @@ import (
 	"github.com/prospectorhq/prospector"
 	"github.com/prospectorhq/prospector/api"
 	"github.com/prospectorhq/prospector/ratelimit"
+	"github.com/prospectorhq/prospector/search"
 	"github.com/prospectorhq/prospector/sqlite"
 )
 
@@ -23,6 +24,7 @@ type env struct {
 	store  prospector.Store
 	server *api.Server
 	logs   *bytes.Buffer
+	index  *search.Index
 }
 
 type option func(*api.Config)
@@ -40,8 +42,11 @@ func newEnv(t *testing.T, opts ...option) *env {
 func newEnvOn(t *testing.T, st prospector.Store, opts ...option) *env {
 	t.Helper()
 	logs := &bytes.Buffer{}
+	ix := search.New(st)
 	cfg := api.Config{
 		Store:       st,
+		Searcher:    ix,
+		CursorKey:   []byte("test cursor key"),
 		Logger:      slog.New(slog.NewJSONHandler(logs, nil)),
 		Limiter:     ratelimit.NewMemory(),
 		KeyCacheTTL: time.Minute,
@@ -50,7 +55,15 @@ func newEnvOn(t *testing.T, st prospector.Store, opts ...option) *env {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	return &env{t: t, store: st, server: api.NewServer(cfg), logs: logs}
+	return &env{t: t, store: st, server: api.NewServer(cfg), logs: logs, index: ix}
+}
+
+// sync brings the search index up to date with the store.
+func (e *env) sync() {
+	e.t.Helper()
+	if _, err := e.index.Sync(context.Background()); err != nil {
+		e.t.Fatal(err)
+	}
 }
 
 // workspace creates a workspace on plan and a key of tier; it returns the

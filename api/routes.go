@@ -28,6 +28,10 @@ func (s *Server) routeList() []route {
 		{"GET /api/v1/account/key-info", authenticated, s.keyInfo},
 		{"GET /api/v1/account/credit-usage", authenticated, s.creditUsage},
 		{"GET /api/v1/meta/field-values", authenticated, s.fieldValues},
+		{"POST /api/v1/discover/companies", authenticated, s.discoverCompanies},
+		{"POST /api/v1/discover/people", authenticated, s.discoverPeople},
+		{"POST /api/v1/search/companies", authenticated, s.searchCompanies},
+		{"POST /api/v1/search/people", authenticated, s.searchPeople},
 		{"GET /api/v1/health", open, s.health},
 		{"GET /api/v1/openapi.json", open, s.openAPI},
 	}

@@ -13,10 +13,6 @@ import (
 // notYetRouted are the contract's endpoints the document describes and
 // later issues implement. Each must leave this list when it is routed.
 var notYetRouted = map[string]string{
-	"POST /api/v1/discover/companies":       "issue 4",
-	"POST /api/v1/discover/people":          "issue 4",
-	"POST /api/v1/search/companies":         "issue 4",
-	"POST /api/v1/search/people":            "issue 4",
 	"POST /api/v1/contacts/find":            "issue 5",
 	"POST /api/v1/contacts/employee-finder": "issue 5",
 	"POST /api/v1/contacts/waterfall-icp":   "issue 5",

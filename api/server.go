@@ -32,6 +32,11 @@ type Config struct {
 	Registry *prometheus.Registry
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Searcher answers discovery and search (required).
+	Searcher prospector.Searcher
+	// CursorKey signs search cursors; every node of a deployment must
+	// share it (main keeps it in the store's settings).
+	CursorKey []byte
 }
 
 // Server serves the API. It keeps no state between requests but the key
@@ -55,6 +60,8 @@ type Server struct {
 	// defaultRateHeaders go on responses that reach no key's budget.
 	defaultRateHeaders http.Header
 	requestIDs         *requestIDs
+	searcher           prospector.Searcher
+	cursorKey          []byte
 }
 
 // NewServer builds the server and its routes.
@@ -62,6 +69,7 @@ func NewServer(cfg Config) *Server {
 	s := &Server{
 		store: cfg.Store, logger: cfg.Logger, limiter: cfg.Limiter, limMode: cfg.LimiterMode,
 		degraded: cfg.Degraded, tierRates: cfg.TierRates, version: cfg.Version, now: cfg.Now, registry: cfg.Registry,
+		searcher: cfg.Searcher, cursorKey: cfg.CursorKey,
 	}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)

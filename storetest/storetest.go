@@ -5,6 +5,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -23,6 +24,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Credits", func(t *testing.T) { testCredits(t, open(t)) })
 	t.Run("CreditsConcurrent", func(t *testing.T) { testCreditsConcurrent(t, open(t)) })
 	t.Run("Quota", func(t *testing.T) { testQuota(t, open(t)) })
+	t.Run("Setting", func(t *testing.T) { testSetting(t, open(t)) })
 	runData(t, open)
 }
 
@@ -302,3 +304,29 @@ func testQuota(t *testing.T, s prospector.Store) {
 }
 
 func ptr(n int64) *int64 { return &n }
+
+func testSetting(t *testing.T, s prospector.Store) {
+	ctx := context.Background()
+	v, err := s.Setting(ctx, "cursor_key", "first")
+	if err != nil || v != "first" {
+		t.Fatalf("create: %q %v", v, err)
+	}
+	if v, err := s.Setting(ctx, "cursor_key", "second"); err != nil || v != "first" {
+		t.Fatalf("existing setting replaced: %q %v", v, err)
+	}
+	var wg sync.WaitGroup
+	got := make([]string, 8)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i], _ = s.Setting(ctx, "raced", fmt.Sprint(i))
+		}()
+	}
+	wg.Wait()
+	for _, g := range got {
+		if g == "" || g != got[0] {
+			t.Fatalf("concurrent first calls disagree: %v", got)
+		}
+	}
+}

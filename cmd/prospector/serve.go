@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,6 +15,7 @@ import (
 	"github.com/prospectorhq/prospector/api"
 	"github.com/prospectorhq/prospector/demo"
 	"github.com/prospectorhq/prospector/ratelimit"
+	"github.com/prospectorhq/prospector/search"
 	"github.com/spf13/cobra"
 )
 
@@ -26,6 +29,7 @@ type serveOptions struct {
 	shutdownTimeout time.Duration
 	logLevel        string
 	demoPeople      int
+	indexPoll       time.Duration
 }
 
 func newServeCommand(e *env, so *storeOptions) *cobra.Command {
@@ -55,6 +59,7 @@ SIGINT or SIGTERM stops accepting connections, drains in-flight requests
 	f.DurationVar(&o.keyCacheTTL, "key-cache-ttl", 5*time.Second, "how long a node trusts a resolved API key; revocations take effect within it")
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 30*time.Second, "how long to drain in-flight requests on SIGINT/SIGTERM")
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	f.DurationVar(&o.indexPoll, "index-poll", time.Second, "how often the search index reads writes made by other processes and nodes")
 	f.IntVar(&o.demoPeople, "demo-people", demoPeople, "people in the demo dataset loaded on an empty store (companies: a tenth, at most 2,000)")
 	_ = f.MarkHidden("demo-people") // for tests and small machines
 	return cmd
@@ -83,7 +88,12 @@ func serve(ctx context.Context, e *env, so *storeOptions, o serveOptions) error 
 			return err
 		}
 	}
-	cfg := api.Config{Store: st, Logger: logger, TierRates: rates, KeyCacheTTL: o.keyCacheTTL, Version: version}
+	ix, key, err := startIndex(ctx, st, o.indexPoll, logger)
+	if err != nil {
+		return err
+	}
+	cfg := api.Config{Store: st, Logger: logger, TierRates: rates, KeyCacheTTL: o.keyCacheTTL, Version: version,
+		Searcher: ix, CursorKey: key}
 	if o.rateLimit {
 		if o.redisURL == "" {
 			o.redisURL = e.getenv("PROSPECTOR_REDIS_URL")
@@ -169,4 +179,29 @@ func seedDemo(ctx context.Context, e *env, st prospector.Store, people int) erro
 	}
 	fmt.Fprintf(e.stdout, "Created workspace \"demo\" with a growth-tier API key (shown once):\n%s\n", secret)
 	return nil
+}
+
+// startIndex builds the search index from the store, then keeps it in
+// step in the background until ctx ends. It also returns the cursor key
+// every node shares.
+func startIndex(ctx context.Context, st prospector.Store, poll time.Duration, logger *slog.Logger) (*search.Index, []byte, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return nil, nil, err
+	}
+	key, err := st.Setting(ctx, "search_cursor_key", hex.EncodeToString(b))
+	if err != nil {
+		return nil, nil, err
+	}
+	ix := search.New(st)
+	start := time.Now()
+	n, err := ix.Sync(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	stats := ix.Stats()
+	logger.Info("search index built", "rows", n, "companies", stats.Companies, "people", stats.People,
+		"bitmap_bytes", stats.Bytes, "duration_ms", time.Since(start).Milliseconds())
+	go ix.Follow(ctx, poll, logger)
+	return ix, []byte(key), nil
 }
