@@ -22,12 +22,12 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newBenchCommand(e *env) *cobra.Command {
+func newBenchCommand(e *env, so *storeOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench",
 		Short: "Load benchmarks over loopback (opt-in; never part of the tests)",
 	}
-	cmd.AddCommand(newBenchKeyInfoCommand(e))
+	cmd.AddCommand(newBenchKeyInfoCommand(e), newBenchSearchCommand(e, so))
 	return cmd
 }
 

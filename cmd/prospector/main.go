@@ -70,7 +70,7 @@ PostgreSQL when PROSPECTOR_DATABASE_URL (or --database-url) is set.`,
 		newWorkspaceCommand(e, &so),
 		newKeysCommand(e, &so),
 		newMigrateCommand(e, &so),
-		newBenchCommand(e),
+		newBenchCommand(e, &so),
 		newImportCommand(e, &so),
 		newDemoCommand(e, &so),
 	)

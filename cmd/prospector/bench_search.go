@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/api"
+	"github.com/prospectorhq/prospector/demo"
+	"github.com/prospectorhq/prospector/loadgen"
+	"github.com/prospectorhq/prospector/ratelimit"
+	"github.com/spf13/cobra"
+)
+
+type benchSearchOptions struct {
+	companies, people int
+	concurrency       int
+	duration          time.Duration
+	maxResults        []int
+}
+
+func newBenchSearchCommand(e *env, so *storeOptions) *cobra.Command {
+	var o benchSearchOptions
+	cmd := &cobra.Command{
+		Use:   "search",
+		Short: "Load-benchmark discovery and search at scale",
+		Long: `Seed the store (if it holds fewer people than --people) with the demo dataset,
+build the search index, start the API on loopback with limits raised, and drive
+each discovery and search endpoint with a mix of one to four filters at
+--concurrency for --duration, printing p50, p99 and throughput per endpoint and
+page size, the index build time and the peak RSS. Reuse a seeded store with
+--data (or PROSPECTOR_DATABASE_URL) to skip seeding on later runs.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return benchSearch(cmd.Context(), e, so, o)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&o.companies, "companies", 200000, "companies to seed")
+	f.IntVar(&o.people, "people", 2000000, "people to seed")
+	f.IntVar(&o.concurrency, "concurrency", 32, "concurrent workers")
+	f.DurationVar(&o.duration, "duration", 10*time.Second, "measured time per endpoint and page size")
+	f.IntSliceVar(&o.maxResults, "max-results", []int{25, 100}, "page sizes to measure")
+	return cmd
+}
+
+func benchSearch(ctx context.Context, e *env, so *storeOptions, o benchSearchOptions) error {
+	st, err := so.open(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if n, err := st.CountPeople(ctx); err != nil {
+		return err
+	} else if n < int64(o.people) {
+		fmt.Fprintf(e.stderr, "seeding %d companies and %d people (%s)...\n", o.companies, o.people, so.describe(e))
+		if err := seedData(ctx, st, demo.Config{Companies: o.companies, People: o.people, Seed: demoSeed, Now: time.Now()}, e.stderr, e.stderr); err != nil {
+			return err
+		}
+	}
+	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	start := time.Now()
+	ix, key, err := startIndex(ctx, st, time.Second, logger)
+	if err != nil {
+		return err
+	}
+	build := time.Since(start)
+	stats := ix.Stats()
+
+	w := prospector.NewWorkspace(fmt.Sprintf("bench-%d", time.Now().UnixNano()), prospector.PlanGrowth)
+	if err := st.CreateWorkspace(ctx, w); err != nil {
+		return err
+	}
+	k, secret := prospector.NewAPIKey(w.ID, prospector.PlanGrowth, nil)
+	if err := st.CreateAPIKey(ctx, k); err != nil {
+		return err
+	}
+	rates, _ := prospector.ParseTierRates("growth=1000000000/m")
+	srv := api.NewServer(api.Config{Store: st, Logger: logger, Limiter: ratelimit.NewMemory(), TierRates: rates,
+		KeyCacheTTL: 5 * time.Second, Version: version, Searcher: ix, CursorKey: key})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = hs.Serve(ln) }()
+	defer hs.Close()
+	base := "http://" + ln.Addr().String() + "/api/v1/"
+
+	fmt.Fprintf(e.stdout, "store: %s; %d companies, %d people indexed in %s (bitmaps %.1f MiB)\n",
+		so.describe(e), stats.Companies, stats.People, build.Round(time.Millisecond), float64(stats.Bytes)/(1<<20))
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "endpoint\tmax_results\treq/s\tp50 ms\tp99 ms\tmax ms\terrors\t")
+	for _, size := range o.maxResults {
+		for _, ep := range []string{"discover/companies", "search/companies", "discover/people", "search/people"} {
+			reqs := benchRequests(ep, size, base+ep, secret)
+			res, err := loadgen.Run(ctx, loadgen.Config{Requests: reqs, Concurrency: o.concurrency, Duration: o.duration, Warmup: o.duration / 5})
+			if err != nil {
+				return fmt.Errorf("bench %s: %w", ep, err)
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.2f\t%.2f\t%.2f\t%d\t\n", ep, size, res.Throughput,
+				float64(res.P50.Microseconds())/1000, float64(res.P99.Microseconds())/1000,
+				float64(res.Max.Microseconds())/1000, res.Errors+res.Non2xx)
+		}
+	}
+	tw.Flush()
+	fmt.Fprintf(e.stdout, "peak RSS %s (server, index and load generator in one process)\n", peakRSS())
+	return nil
+}
+
+// benchRequests makes 500 deterministic request bodies for an endpoint,
+// each with one to four filters drawn from realistic values.
+func benchRequests(endpoint string, maxResults int, url, key string) []loadgen.Request {
+	r := rand.New(rand.NewPCG(42, uint64(len(endpoint))))
+	pick := func(vs []string) string { return vs[r.IntN(len(vs))] }
+	industries := []string{"Software Development", "IT Services and IT Consulting", "Financial Services", "saas",
+		"fintech", "healthcare", "Retail", "Manufacturing", "Marketing Services", "Computer and Network Security"}
+	countries := []string{"US", "GB", "DE", "FR", "CA", "AU", "SG", "IN", "NL"}
+	sizes := []string{"11-50", "51-200", "201-500", "501-1000", "1001-5000"}
+	titles := []string{"VP Sales", "Head of Marketing", "Software Engineer", "Account Executive", "Founder",
+		"Director of Engineering", "Head of RevOps", "Customer Success Manager", "CFO", "Product Manager"}
+	keywords := []string{"saas", "payments", "analytics", "logistics", "cybersecurity", "crm", "platform", "cloud", "data", "automation"}
+	places := []string{"Austin", "London", "Berlin", "San Francisco", "Toronto", "Sydney"}
+	levels := []string{"VP", "Director", "Head", "Manager", "CXO"}
+	functions := []string{"Sales", "Marketing", "Engineering", "Finance", "Product"}
+	header := http.Header{prospector.KeyHeader: {key}, "Content-Type": {"application/json"}}
+	var out []loadgen.Request
+	for i := 0; i < 500; i++ {
+		n := 1 + r.IntN(4)
+		body := map[string]any{"max_results": maxResults}
+		filters := r.Perm(4)[:n]
+		for _, f := range filters {
+			switch endpoint {
+			case "discover/companies":
+				switch f {
+				case 0:
+					body["industry"] = pick(industries)
+				case 1:
+					body["location"] = pick(append(countries, places...))
+				case 2:
+					body["employee_size"] = pick(sizes)
+				case 3:
+					body["keywords"] = []string{pick(keywords)}
+				}
+			case "search/companies":
+				company, _ := body["company"].(map[string]any)
+				if company == nil {
+					company = map[string]any{}
+					body["company"] = company
+				}
+				switch f {
+				case 0:
+					company["industry"] = map[string]any{"include": []string{pick(industries), pick(industries)}}
+				case 1:
+					company["hq"] = map[string]any{"country_code": []string{pick(countries)}}
+				case 2:
+					company["employee_range"] = []string{pick(sizes), pick(sizes)}
+				case 3:
+					company["keywords"] = map[string]any{"include": []string{pick(keywords), pick(keywords)}}
+				}
+			case "discover/people":
+				switch f {
+				case 0:
+					body["titles"] = []string{pick(titles), pick(titles)}
+				case 1:
+					body["location"] = pick(append(countries, places...))
+				case 2:
+					body["company_size"] = pick(sizes)
+				case 3:
+					body["industry"] = pick(industries)
+				}
+			case "search/people":
+				people, _ := body["people"].(map[string]any)
+				if people == nil {
+					people = map[string]any{}
+					body["people"] = people
+				}
+				switch f {
+				case 0:
+					people["job_title"] = map[string]any{"include": []string{pick(titles)}}
+				case 1:
+					people["job_level"] = []string{pick(levels), pick(levels)}
+				case 2:
+					people["job_function"] = []string{pick(functions)}
+				case 3:
+					people["location"] = map[string]any{"country_code": []string{pick(countries)}}
+				}
+			}
+		}
+		b, _ := json.Marshal(body)
+		out = append(out, loadgen.Request{Method: "POST", URL: url, Header: header, Body: b})
+	}
+	return out
+}
+
+// peakRSS reads the process's high-water resident set size (Linux).
+func peakRSS() string {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "unknown"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown"
+}
