@@ -106,7 +106,9 @@ func (ix *Index) Sync(ctx context.Context) (int, error) {
 		if len(cs) == 0 {
 			break
 		}
-		ix.applyCompanies(cs)
+		if err := ix.applyCompanies(cs); err != nil {
+			return applied, err
+		}
 		applied += len(cs)
 	}
 	for {
@@ -120,7 +122,9 @@ func (ix *Index) Sync(ctx context.Context) (int, error) {
 		if len(ps) == 0 {
 			break
 		}
-		ix.applyPeople(ps)
+		if err := ix.applyPeople(ps); err != nil {
+			return applied, err
+		}
 		applied += len(ps)
 	}
 	if applied > 0 {
@@ -144,20 +148,28 @@ func (ix *Index) optimize() {
 	ix.optimizedAtLen = n
 }
 
-func (ix *Index) applyCompanies(cs []*prospector.Company) {
+func (ix *Index) applyCompanies(cs []*prospector.Company) error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	for _, c := range cs {
+		key, err := rankKey(companyTier(c.EmployeeRange), c.ID, companyTierShift)
+		if err != nil {
+			return err
+		}
 		id := uint32(c.ID)
-		ix.companies.set(id, companyTerms(c))
-		ix.companyAll.Add(id)
+		if old := ix.companyKey(id); old != 0 {
+			ix.companyAll.Remove(old)
+		}
+		ix.companies.set(id, key, companyTerms(c))
+		ix.companyAll.Add(key)
 		facts := companyFacts{size: c.EmployeeRange, industry: strings.ToLower(c.Industry)}
 		if old, ok := ix.companyFacts[id]; ok && old != facts {
 			// People filtered through this company must see the change.
 			if members := ix.peopleByCo[id]; members != nil {
 				it := members.Iterator()
 				for it.HasNext() {
-					ix.peopleCo.set(it.Next(), facts.terms())
+					pid := it.Next()
+					ix.peopleCo.set(pid, ix.people.keys[pid], facts.terms())
 				}
 			}
 		}
@@ -166,6 +178,14 @@ func (ix *Index) applyCompanies(cs []*prospector.Company) {
 			ix.companySeq = c.Seq
 		}
 	}
+	return nil
+}
+
+func (ix *Index) companyKey(id uint32) uint32 {
+	if int(id) < len(ix.companies.keys) {
+		return ix.companies.keys[id]
+	}
+	return 0
 }
 
 func (f companyFacts) terms() []string {
@@ -207,13 +227,20 @@ func companyTerms(c *prospector.Company) []string {
 	return out
 }
 
-func (ix *Index) applyPeople(ps []*prospector.Person) {
+func (ix *Index) applyPeople(ps []*prospector.Person) error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	for _, p := range ps {
+		key, err := rankKey(personTier(p.JobLevel), p.ID, personTierShift)
+		if err != nil {
+			return err
+		}
 		id := uint32(p.ID)
-		ix.people.set(id, personTerms(p))
-		ix.peopleAll.Add(id)
+		if int(id) < len(ix.people.keys) && ix.people.keys[id] != 0 {
+			ix.peopleAll.Remove(ix.people.keys[id])
+		}
+		ix.people.set(id, key, personTerms(p))
+		ix.peopleAll.Add(key)
 		for int(id) >= len(ix.personCompany) {
 			ix.personCompany = append(ix.personCompany, 0)
 		}
@@ -234,7 +261,7 @@ func (ix *Index) applyPeople(ps []*prospector.Person) {
 				ix.peopleByCo[co] = m
 			}
 			m.Add(id)
-			ix.peopleCo.set(id, ix.companyFacts[co].terms())
+			ix.peopleCo.set(id, key, ix.companyFacts[co].terms())
 		} else {
 			ix.peopleCo.remove(id)
 		}
@@ -242,6 +269,7 @@ func (ix *Index) applyPeople(ps []*prospector.Person) {
 			ix.personSeq = p.Seq
 		}
 	}
+	return nil
 }
 
 func personTerms(p *prospector.Person) []string {

@@ -4,11 +4,18 @@ import "github.com/RoaringBitmap/roaring/v2"
 
 // postings maps terms ("field\x00value") to the bitmap of row ids that
 // have them, and remembers each row's terms so an update can take the
-// old ones away.
+// old ones away. The per-row term lists live in one pointer-free arena:
+// at millions of rows, millions of small slices would cost both memory
+// and garbage-collector scanning time.
 type postings struct {
 	ids   map[string]uint32
 	lists []*roaring.Bitmap
-	docs  [][]uint32 // row id -> term ids; ids are dense, so a slice beats a map
+
+	arena  []uint32 // term ids of every row, back to back
+	start  []uint32 // row id -> offset in arena
+	length []uint16 // row id -> number of terms
+	keys   []uint32 // row id -> the key its bitmaps hold (see rankKey)
+	dead   int      // arena entries no row points at any more
 }
 
 func newPostings() *postings {
@@ -35,30 +42,55 @@ func (p *postings) termID(t string) uint32 {
 	return id
 }
 
-// set replaces a row's terms.
-func (p *postings) set(doc uint32, terms []string) {
+// terms returns the term ids of a row (aliasing the arena).
+func (p *postings) terms(doc uint32) []uint32 {
+	if int(doc) >= len(p.start) {
+		return nil
+	}
+	s := p.start[doc]
+	return p.arena[s : s+uint32(p.length[doc])]
+}
+
+// set replaces a row's terms; the bitmaps get key for it.
+func (p *postings) set(doc, key uint32, terms []string) {
 	p.remove(doc)
-	ids := make([]uint32, 0, len(terms))
+	for int(doc) >= len(p.start) {
+		p.start = append(p.start, 0)
+		p.length = append(p.length, 0)
+		p.keys = append(p.keys, 0)
+	}
+	p.start[doc], p.length[doc], p.keys[doc] = uint32(len(p.arena)), uint16(len(terms)), key
 	for _, t := range terms {
 		id := p.termID(t)
-		p.lists[id].Add(doc)
-		ids = append(ids, id)
+		p.lists[id].Add(key)
+		p.arena = append(p.arena, id)
 	}
-	for int(doc) >= len(p.docs) {
-		p.docs = append(p.docs, nil)
+	if p.dead > len(p.arena)/2 && p.dead > 1<<16 {
+		p.compact()
 	}
-	p.docs[doc] = ids
 }
 
 // remove takes a row out of every list it is in.
 func (p *postings) remove(doc uint32) {
-	if int(doc) >= len(p.docs) {
-		return
+	ts := p.terms(doc)
+	for _, id := range ts {
+		p.lists[id].Remove(p.keys[doc])
 	}
-	for _, id := range p.docs[doc] {
-		p.lists[id].Remove(doc)
+	if len(ts) > 0 {
+		p.dead += len(ts)
+		p.length[doc] = 0
 	}
-	p.docs[doc] = nil
+}
+
+// compact rewrites the arena without the entries updates left behind.
+func (p *postings) compact() {
+	arena := make([]uint32, 0, len(p.arena)-p.dead)
+	for doc := range p.start {
+		ts := p.terms(uint32(doc))
+		p.start[doc] = uint32(len(arena))
+		arena = append(arena, ts...)
+	}
+	p.arena, p.dead = arena, 0
 }
 
 // optimize compresses runs after a bulk build.

@@ -6,16 +6,26 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/prospectorhq/prospector"
-	"github.com/prospectorhq/prospector/taxonomy"
 )
 
-// plan is an evaluated query: the matching rows, the bitmaps of the
-// counted field's values (for "matches more of what you asked for"
-// ranking), and the static tiers that order rows of equal count.
+// plan is an evaluated query: the matching rank keys, and the bitmaps of
+// the counted field's values (for "matches more of what you asked for"
+// ranking).
 type plan struct {
-	match   *roaring.Bitmap
+	fields  []*roaring.Bitmap // the conjuncts: a row matches when it is in all
+	not     *roaring.Bitmap   // rows excluded, or nil
 	counted []*roaring.Bitmap
-	static  []*roaring.Bitmap // walked in order, then the rows in none of them
+	shift   uint
+	all     *roaring.Bitmap
+}
+
+// match materialises the intersection of the plan's fields.
+func (pl plan) match() *roaring.Bitmap {
+	m := and(pl.all, pl.fields)
+	if pl.not != nil {
+		m = roaring.AndNot(m, pl.not)
+	}
+	return m
 }
 
 // SearchCompanies returns matching company ids, best first: companies
@@ -40,23 +50,18 @@ func (ix *Index) SearchCompanies(ctx context.Context, q prospector.CompanyQuery,
 		add(anyOf(p, fRevenue, q.Revenues))
 	}
 	if len(q.Places) > 0 {
-		add(roaring.FastOr(phrases(p, fPlace, q.Places, textTokens)...))
+		add(union(phrases(p, fPlace, q.Places, textTokens)))
 	}
 	var counted []*roaring.Bitmap
 	if len(q.Keywords) > 0 {
 		counted = phrases(p, fKeyword, q.Keywords, textTokens)
-		add(roaring.FastOr(counted...))
+		add(union(counted))
 	}
-	match := and(ix.companyAll, fields)
+	pl := plan{fields: fields, all: ix.companyAll, counted: counted, shift: companyTierShift}
 	if len(q.ExcludeIndustries) > 0 {
-		match = roaring.AndNot(match, anyOf(p, fIndustry, lower(q.ExcludeIndustries)))
+		pl.not = anyOf(p, fIndustry, lower(q.ExcludeIndustries))
 	}
-	ranges := taxonomy.EmployeeRanges()
-	var static []*roaring.Bitmap
-	for i := len(ranges) - 1; i >= 0; i-- {
-		static = append(static, p.get(term(fSize, ranges[i])))
-	}
-	return walk(ctx, plan{match: match, counted: counted, static: nonNil(static)}, from, limit)
+	return walk(ctx, pl, from, limit)
 }
 
 // SearchPeople returns matching person ids, best first: people whose
@@ -72,7 +77,7 @@ func (ix *Index) SearchPeople(ctx context.Context, q prospector.PersonQuery, fro
 	var counted []*roaring.Bitmap
 	if len(q.Titles) > 0 {
 		counted = phrases(p, fTitle, q.Titles, titleTokens)
-		add(roaring.FastOr(counted...))
+		add(union(counted))
 	}
 	if len(q.Functions) > 0 {
 		add(anyOf(p, fFunction, q.Functions))
@@ -84,7 +89,7 @@ func (ix *Index) SearchPeople(ctx context.Context, q prospector.PersonQuery, fro
 		add(anyOf(p, fCountry, q.Countries))
 	}
 	if len(q.Places) > 0 {
-		add(roaring.FastOr(phrases(p, fPlace, q.Places, textTokens)...))
+		add(union(phrases(p, fPlace, q.Places, textTokens)))
 	}
 	if len(q.CompanySizes) > 0 {
 		add(anyOf(pc, fCoSize, q.CompanySizes))
@@ -92,20 +97,28 @@ func (ix *Index) SearchPeople(ctx context.Context, q prospector.PersonQuery, fro
 	if len(q.CompanyIndustries) > 0 {
 		add(anyOf(pc, fCoIndustr, lower(q.CompanyIndustries)))
 	}
-	var static []*roaring.Bitmap
-	for _, l := range taxonomy.JobLevels() {
-		static = append(static, p.get(term(fLevel, l)))
-	}
-	return walk(ctx, plan{match: and(ix.peopleAll, fields), counted: counted, static: nonNil(static)}, from, limit)
+	return walk(ctx, plan{fields: fields, all: ix.peopleAll, counted: counted, shift: personTierShift}, from, limit)
 }
 
-// anyOf is the union of a field's values.
+// anyOf is the union of a field's values. A single value's bitmap is
+// returned as it is (callers never modify results): copying a bitmap of a
+// million rows per query would be most of the query's cost.
 func anyOf(p *postings, field string, values []string) *roaring.Bitmap {
 	bs := make([]*roaring.Bitmap, 0, len(values))
 	for _, v := range values {
 		if b := p.get(term(field, v)); b != nil {
 			bs = append(bs, b)
 		}
+	}
+	return union(bs)
+}
+
+func union(bs []*roaring.Bitmap) *roaring.Bitmap {
+	switch len(bs) {
+	case 0:
+		return roaring.New()
+	case 1:
+		return bs[0]
 	}
 	return roaring.FastOr(bs...)
 }
@@ -129,7 +142,7 @@ func phrases(p *postings, field string, values []string, tokenize func(string) [
 			out = append(out, roaring.New())
 			continue
 		}
-		out = append(out, roaring.FastAnd(bs...))
+		out = append(out, and(nil, bs))
 	}
 	return out
 }
@@ -154,11 +167,3 @@ func lower(vs []string) []string {
 	return out
 }
 
-func nonNil(bs []*roaring.Bitmap) []*roaring.Bitmap {
-	for i, b := range bs {
-		if b == nil {
-			bs[i] = roaring.New()
-		}
-	}
-	return bs
-}

@@ -81,7 +81,7 @@ func (db *DB) CompanyByNetworkURL(ctx context.Context, url string) (*prospector.
 
 // CompaniesByID returns the companies with those ids.
 func (db *DB) CompaniesByID(ctx context.Context, ids []int64) ([]*prospector.Company, error) {
-	return queryByIDs(ctx, db.read, "companies", companyColumns, ids, scanCompany)
+	return queryByIDs(ctx, db, "companies", companyColumns, ids, scanCompany)
 }
 
 // ListCompanies walks the table by id.

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/prospectorhq/prospector"
@@ -30,6 +31,7 @@ type DB struct {
 	ckpt     *sql.DB
 	stopCkpt context.CancelFunc
 	ckptDone chan struct{}
+	stmts    sync.Map // query -> *sql.Stmt on the reader pool
 }
 
 var _ prospector.Store = (*DB)(nil)
@@ -125,6 +127,10 @@ func (db *DB) Close() error {
 		_, _ = db.ckpt.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
 		err = db.ckpt.Close()
 	}
+	db.stmts.Range(func(_, s any) bool {
+		s.(*sql.Stmt).Close()
+		return true
+	})
 	if db.read != nil {
 		if rerr := db.read.Close(); rerr != nil && err == nil {
 			err = rerr

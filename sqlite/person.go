@@ -73,7 +73,7 @@ func (db *DB) PersonByKey(ctx context.Context, key string) (*prospector.Person, 
 
 // PeopleByID returns the people with those ids.
 func (db *DB) PeopleByID(ctx context.Context, ids []int64) ([]*prospector.Person, error) {
-	return queryByIDs(ctx, db.read, "people", personColumns, ids, scanPerson)
+	return queryByIDs(ctx, db, "people", personColumns, ids, scanPerson)
 }
 
 // PeopleAtCompany returns a company's current people by id.

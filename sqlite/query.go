@@ -28,22 +28,70 @@ func queryList[T any](ctx context.Context, q *sql.DB, query string, scan func(ro
 	return out, nil
 }
 
-// queryByIDs fetches rows of table by id, 500 ids per statement.
-func queryByIDs[T any](ctx context.Context, q *sql.DB, table, columns string, ids []int64, scan func(rowScanner) (T, error)) ([]T, error) {
+// idBuckets are the IN-list sizes of by-id fetches: a list is padded
+// with 0 (never a row id) to the next bucket so a handful of prepared
+// statements serve every page size instead of one prepare per request.
+var idBuckets = []int{8, 32, 128, 512}
+
+// queryByIDs fetches rows of table by id.
+func queryByIDs[T any](ctx context.Context, db *DB, table, columns string, ids []int64, scan func(rowScanner) (T, error)) ([]T, error) {
 	out := make([]T, 0, len(ids))
-	for start := 0; start < len(ids); start += 500 {
-		chunk := ids[start:min(start+500, len(ids))]
-		args := make([]any, len(chunk))
+	for start := 0; start < len(ids); {
+		bucket := idBuckets[len(idBuckets)-1]
+		for _, b := range idBuckets {
+			if b >= len(ids)-start {
+				bucket = b
+				break
+			}
+		}
+		chunk := ids[start:min(start+bucket, len(ids))]
+		start += len(chunk)
+		args := make([]any, bucket)
+		for i := range args {
+			args[i] = int64(0)
+		}
 		for i, id := range chunk {
 			args[i] = id
 		}
-		part, err := queryList(ctx, q, `SELECT `+columns+` FROM `+table+` WHERE id IN (`+placeholders(len(chunk))+`)`, scan, args...)
+		stmt, err := db.stmt(ctx, `SELECT `+columns+` FROM `+table+` WHERE id IN (`+placeholders(bucket)+`)`)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, part...)
+		rows, err := stmt.QueryContext(ctx, args...)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite: %s by id: %w", table, err)
+		}
+		for rows.Next() {
+			v, err := scan(rows)
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("sqlite: %s by id: %w", table, err)
+		}
 	}
 	return out, nil
+}
+
+// stmt returns a prepared statement of the reader pool, preparing it on
+// first use.
+func (db *DB) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if s, ok := db.stmts.Load(query); ok {
+		return s.(*sql.Stmt), nil
+	}
+	s, err := db.read.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: prepare: %w", err)
+	}
+	if prev, loaded := db.stmts.LoadOrStore(query, s); loaded {
+		s.Close()
+		return prev.(*sql.Stmt), nil
+	}
+	return s, nil
 }
 
 func (db *DB) count(ctx context.Context, table string) (int64, error) {

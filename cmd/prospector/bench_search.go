@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -27,6 +28,8 @@ type benchSearchOptions struct {
 	concurrency       int
 	duration          time.Duration
 	maxResults        []int
+	endpoints         []string
+	cpuProfile        string
 }
 
 func newBenchSearchCommand(e *env, so *storeOptions) *cobra.Command {
@@ -51,6 +54,8 @@ page size, the index build time and the peak RSS. Reuse a seeded store with
 	f.IntVar(&o.concurrency, "concurrency", 32, "concurrent workers")
 	f.DurationVar(&o.duration, "duration", 10*time.Second, "measured time per endpoint and page size")
 	f.IntSliceVar(&o.maxResults, "max-results", []int{25, 100}, "page sizes to measure")
+	f.StringSliceVar(&o.endpoints, "endpoints", []string{"discover/companies", "search/companies", "discover/people", "search/people"}, "endpoints to measure")
+	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the load phase to this file")
 	return cmd
 }
 
@@ -101,8 +106,19 @@ func benchSearch(ctx context.Context, e *env, so *storeOptions, o benchSearchOpt
 		so.describe(e), stats.Companies, stats.People, build.Round(time.Millisecond), float64(stats.Bytes)/(1<<20))
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "endpoint\tmax_results\treq/s\tp50 ms\tp99 ms\tmax ms\terrors\t")
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	for _, size := range o.maxResults {
-		for _, ep := range []string{"discover/companies", "search/companies", "discover/people", "search/people"} {
+		for _, ep := range o.endpoints {
 			reqs := benchRequests(ep, size, base+ep, secret)
 			res, err := loadgen.Run(ctx, loadgen.Config{Requests: reqs, Concurrency: o.concurrency, Duration: o.duration, Warmup: o.duration / 5})
 			if err != nil {
