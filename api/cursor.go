@@ -41,7 +41,9 @@ func (s *Server) signCursor(fp string, pos prospector.SearchPosition) string {
 // readCursor verifies a cursor for the query fingerprint fp.
 func (s *Server) readCursor(token, fp string) (prospector.SearchPosition, error) {
 	bad := prospector.Errorf(prospector.EINVALID, "cursor: not a cursor this service issued (malformed or altered)")
-	enc := base64.RawURLEncoding
+	// Strict: otherwise the unused low bits of a segment's last character
+	// are ignored, and altering them yields a cursor that still verifies.
+	enc := base64.RawURLEncoding.Strict()
 	body, sig, ok := strings.Cut(token, ".")
 	if !ok {
 		return prospector.SearchPosition{}, bad

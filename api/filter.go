@@ -26,7 +26,9 @@ func str(p *string) string {
 }
 
 // checkList trims a list filter and enforces its bound; empty strings are
-// refused (they are always a client bug).
+// refused (they are always a client bug). A value repeated (in any case)
+// is kept once: counted twice, it would rank the rows matching it above
+// rows matching more of the request.
 func checkList(field string, vs []string) ([]string, error) {
 	if len(vs) > maxFilterValues {
 		return nil, filterErr(field, "at most %d values", maxFilterValues)
@@ -39,7 +41,7 @@ func checkList(field string, vs []string) ([]string, error) {
 		}
 		out = append(out, v)
 	}
-	return out, nil
+	return merge(nil, out), nil
 }
 
 func industries(field string, vs []string) ([]string, error) {

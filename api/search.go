@@ -54,7 +54,7 @@ func (req *searchCompaniesRequest) companyQuery() (prospector.CompanyQuery, erro
 	if q.Sizes, err = size("employee_size", str(req.EmployeeSize)); err != nil {
 		return q, err
 	}
-	countries, places, _, err := location("location", str(req.Location))
+	countries, places, locSet, err := location("location", str(req.Location))
 	if err != nil {
 		return q, err
 	}
@@ -62,7 +62,9 @@ func (req *searchCompaniesRequest) companyQuery() (prospector.CompanyQuery, erro
 	if q.Keywords, err = checkList("keywords", req.Keywords); err != nil {
 		return q, err
 	}
-	world := false
+	// WORLD (any country) in the flat field or the nested one makes their
+	// one OR group any country.
+	world := locSet && len(countries) == 0 && len(places) == 0
 	if c := req.Company; c != nil {
 		if c.Industry != nil {
 			inc, err := industries("company.industry.include", c.Industry.Include)
@@ -80,10 +82,11 @@ func (req *searchCompaniesRequest) companyQuery() (prospector.CompanyQuery, erro
 		}
 		q.Sizes = merge(q.Sizes, rng)
 		if c.HQ != nil {
-			var codes []string
-			if codes, world, err = countryCodes("company.hq.country_code", c.HQ.CountryCode); err != nil {
+			codes, anyCountry, err := countryCodes("company.hq.country_code", c.HQ.CountryCode)
+			if err != nil {
 				return q, err
 			}
+			world = world || anyCountry
 			countries = merge(countries, codes)
 		}
 		if c.Keywords != nil {
@@ -160,7 +163,7 @@ func (req *searchPeopleRequest) personQuery() (prospector.PersonQuery, error) {
 	if q.CompanyIndustries, err = industry("industry", str(req.Industry)); err != nil {
 		return q, err
 	}
-	countries, places, _, err := location("location", str(req.Location))
+	countries, places, locSet, err := location("location", str(req.Location))
 	if err != nil {
 		return q, err
 	}
@@ -168,7 +171,9 @@ func (req *searchPeopleRequest) personQuery() (prospector.PersonQuery, error) {
 	if q.CompanySizes, err = size("company_size", str(req.CompanySize)); err != nil {
 		return q, err
 	}
-	world := false
+	// WORLD (any country) in the flat field or the nested one makes their
+	// one OR group any country.
+	world := locSet && len(countries) == 0 && len(places) == 0
 	if p := req.People; p != nil {
 		if p.JobTitle != nil {
 			titles, err := checkList("people.job_title.include", p.JobTitle.Include)
@@ -184,10 +189,11 @@ func (req *searchPeopleRequest) personQuery() (prospector.PersonQuery, error) {
 			return q, err
 		}
 		if p.Location != nil {
-			var codes []string
-			if codes, world, err = countryCodes("people.location.country_code", p.Location.CountryCode); err != nil {
+			codes, anyCountry, err := countryCodes("people.location.country_code", p.Location.CountryCode)
+			if err != nil {
 				return q, err
 			}
+			world = world || anyCountry
 			countries = merge(countries, codes)
 		}
 	}
