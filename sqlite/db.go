@@ -47,14 +47,16 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	// page_size only takes effect on a new file, before WAL is enabled:
 	// 8 KiB pages halve the I/O calls of bulk loads.
 	for _, p := range []string{"page_size(8192)", "busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)",
-		"temp_store(MEMORY)", "mmap_size(134217728)"} {
+		"temp_store(MEMORY)"} {
 		pragmas.Add("_pragma", p)
 	}
 	base := "file:" + path + "?" + pragmas.Encode()
 	// The writer gets a large page cache for bulk loads and never
 	// checkpoints on commit: the checkpointer goroutine does, on its own
 	// connection, so copying the WAL back overlaps with the next batch.
-	writeDSN := base + "&_pragma=cache_size(-65536)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
+	// Only the writer maps the file: each reader connection would map it
+	// again, and their resident pages would count once per mapping.
+	writeDSN := base + "&_pragma=cache_size(-65536)&_pragma=mmap_size(134217728)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
 	readDSN := base + "&_pragma=cache_size(-8192)&_pragma=query_only(1)"
 
 	write, err := sql.Open("sqlite", writeDSN)
