@@ -2,6 +2,8 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
+	"path/filepath"
 	"testing"
 
 	"github.com/prospectorhq/prospector"
@@ -37,5 +39,44 @@ func TestReopenKeepsDataAndSkipsApplied(t *testing.T) {
 	defer db.Close()
 	if _, err := db.WorkspaceByName(ctx, "kept"); err != nil {
 		t.Fatalf("workspace lost across reopen: %v", err)
+	}
+}
+
+// TestChangeSeqMigrationBackfills: rows written before the seq column
+// existed must still reach the search index after migrating.
+func TestChangeSeqMigrationBackfills(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db, err := sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.UpsertCompanies(ctx, []*prospector.Company{{Name: "Old", Domain: "old.example"}}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	// Roll the file back to how version 2 left it.
+	raw, err := sql.Open("sqlite", filepath.Join(dir, "prospector.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{
+		`DROP INDEX companies_seq`, `DROP INDEX people_seq`,
+		`ALTER TABLE companies DROP COLUMN seq`, `ALTER TABLE people DROP COLUMN seq`,
+		`DROP TABLE settings`, `DELETE FROM schema_migrations WHERE version >= 3`,
+	} {
+		if _, err := raw.Exec(stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	raw.Close()
+	db, err = sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	got, err := db.CompaniesChangedSince(ctx, 0, 10)
+	if err != nil || len(got) != 1 || got[0].Seq == 0 {
+		t.Fatalf("a company written before migration 3 is invisible to followers: %+v %v", got, err)
 	}
 }

@@ -4,3 +4,7 @@ ALTER TABLE companies ADD COLUMN seq BIGINT NOT NULL DEFAULT 0;
 CREATE INDEX companies_seq ON companies(seq);
 ALTER TABLE people ADD COLUMN seq BIGINT NOT NULL DEFAULT 0;
 CREATE INDEX people_seq ON people(seq);
+-- Rows written before this migration get a seq too, in id order, so the
+-- index sees them.
+UPDATE companies SET seq = id;
+UPDATE people SET seq = id;
