@@ -66,6 +66,11 @@ type CompanyStore interface {
 	CompanyByNetworkURL(ctx context.Context, url string) (*Company, error)
 	// CompaniesByID returns the companies with those ids, in no order.
 	CompaniesByID(ctx context.Context, ids []int64) ([]*Company, error)
+	// CompanyCards is CompaniesByID for result lists: it fills only ID,
+	// Name, Domain, Website, Industry, City, Region, CountryCode,
+	// EmployeeCount, EmployeeRange and NetworkURL, which is much cheaper to
+	// read than whole rows.
+	CompanyCards(ctx context.Context, ids []int64) ([]*Company, error)
 	// ListCompanies returns up to limit companies with ID > after, by ID:
 	// a keyset walk over the whole table.
 	ListCompanies(ctx context.Context, after int64, limit int) ([]*Company, error)

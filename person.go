@@ -59,6 +59,10 @@ type PersonStore interface {
 	PersonByKey(ctx context.Context, naturalKey string) (*Person, error)
 	// PeopleByID returns the people with those ids, in no order.
 	PeopleByID(ctx context.Context, ids []int64) ([]*Person, error)
+	// PersonCards is PeopleByID for result lists: it fills only ID,
+	// ExternalID, FullName, Title, CompanyName, NetworkURL, City, Region,
+	// CountryCode and Score.
+	PersonCards(ctx context.Context, ids []int64) ([]*Person, error)
 	// PeopleAtCompany returns the people whose current company is id.
 	PeopleAtCompany(ctx context.Context, companyID int64) ([]*Person, error)
 	// ListPeople returns up to limit people with ID > after, by ID.

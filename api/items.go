@@ -53,7 +53,7 @@ func newPersonItem(p *prospector.Person) personItem {
 // companyItems fetches the rows of ids and returns their items in the
 // order of ids. A row deleted since the index saw it is left out.
 func (s *Server) companyItems(ctx context.Context, ids []int64) ([]companyItem, error) {
-	rows, err := s.store.CompaniesByID(ctx, ids)
+	rows, err := s.store.CompanyCards(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("fetch companies: %w", err)
 	}
@@ -71,7 +71,7 @@ func (s *Server) companyItems(ctx context.Context, ids []int64) ([]companyItem, 
 }
 
 func (s *Server) personItems(ctx context.Context, ids []int64) ([]personItem, error) {
-	rows, err := s.store.PeopleByID(ctx, ids)
+	rows, err := s.store.PersonCards(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("fetch people: %w", err)
 	}

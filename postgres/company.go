@@ -117,3 +117,19 @@ func (db *DB) CompanyIDsByNetworkURL(ctx context.Context, urls []string) (map[st
 	return db.idsByKey(ctx, `SELECT network_url, min(id) FROM companies
 		WHERE network_url = ANY($1) AND network_url <> '' GROUP BY network_url`, "companies", urls)
 }
+
+const companyCardColumns = `id, name, domain, website, industry, city, region, country_code, employee_count, employee_range, network_url`
+
+func scanCompanyCard(row pgx.Row) (*prospector.Company, error) {
+	var c prospector.Company
+	if err := row.Scan(&c.ID, &c.Name, &c.Domain, &c.Website, &c.Industry, &c.City, &c.Region, &c.CountryCode,
+		&c.EmployeeCount, &c.EmployeeRange, &c.NetworkURL); err != nil {
+		return nil, fmt.Errorf("postgres: scan company card: %w", err)
+	}
+	return &c, nil
+}
+
+// CompanyCards reads only the fields result lists show.
+func (db *DB) CompanyCards(ctx context.Context, ids []int64) ([]*prospector.Company, error) {
+	return queryByIDs(ctx, db, `SELECT `+companyCardColumns+` FROM companies WHERE id = ANY($1)`, scanCompanyCard, ids)
+}

@@ -106,3 +106,19 @@ func (db *DB) CountPeople(ctx context.Context) (int64, error) { return db.count(
 func (db *DB) PersonIDsByKey(ctx context.Context, keys []string) (map[string]int64, error) {
 	return db.idsByKey(ctx, `SELECT natural_key, id FROM people WHERE natural_key = ANY($1)`, "people", keys)
 }
+
+const personCardColumns = `id, external_id, full_name, title, company_name, network_url, city, region, country_code, score`
+
+func scanPersonCard(row pgx.Row) (*prospector.Person, error) {
+	var p prospector.Person
+	if err := row.Scan(&p.ID, &p.ExternalID, &p.FullName, &p.Title, &p.CompanyName, &p.NetworkURL, &p.City, &p.Region,
+		&p.CountryCode, &p.Score); err != nil {
+		return nil, fmt.Errorf("postgres: scan person card: %w", err)
+	}
+	return &p, nil
+}
+
+// PersonCards reads only the fields result lists show.
+func (db *DB) PersonCards(ctx context.Context, ids []int64) ([]*prospector.Person, error) {
+	return queryByIDs(ctx, db, `SELECT `+personCardColumns+` FROM people WHERE id = ANY($1)`, scanPersonCard, ids)
+}

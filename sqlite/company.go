@@ -108,3 +108,23 @@ func (db *DB) CompanyIDsByDomain(ctx context.Context, domains []string) (map[str
 func (db *DB) CompanyIDsByNetworkURL(ctx context.Context, urls []string) (map[string]int64, error) {
 	return db.idsByKey(ctx, "companies", "network_url", urls)
 }
+
+const companyCardColumns = `id, name, domain, website, industry, city, region, country_code, employee_count, employee_range, network_url`
+
+func scanCompanyCard(row rowScanner) (*prospector.Company, error) {
+	var (
+		c     prospector.Company
+		count sql.NullInt64
+	)
+	if err := row.Scan(&c.ID, &c.Name, &c.Domain, &c.Website, &c.Industry, &c.City, &c.Region, &c.CountryCode,
+		&count, &c.EmployeeRange, &c.NetworkURL); err != nil {
+		return nil, fmt.Errorf("sqlite: scan company card: %w", err)
+	}
+	c.EmployeeCount = int64Ptr(count)
+	return &c, nil
+}
+
+// CompanyCards reads only the fields result lists show.
+func (db *DB) CompanyCards(ctx context.Context, ids []int64) ([]*prospector.Company, error) {
+	return queryByIDs(ctx, db, "companies", companyCardColumns, ids, scanCompanyCard)
+}

@@ -130,3 +130,23 @@ func scanKeyID(row rowScanner) (keyID, error) {
 	}
 	return kv, nil
 }
+
+const personCardColumns = `id, external_id, full_name, title, company_name, network_url, city, region, country_code, score`
+
+func scanPersonCard(row rowScanner) (*prospector.Person, error) {
+	var (
+		p     prospector.Person
+		score sql.NullFloat64
+	)
+	if err := row.Scan(&p.ID, &p.ExternalID, &p.FullName, &p.Title, &p.CompanyName, &p.NetworkURL, &p.City, &p.Region,
+		&p.CountryCode, &score); err != nil {
+		return nil, fmt.Errorf("sqlite: scan person card: %w", err)
+	}
+	p.Score = float64Ptr(score)
+	return &p, nil
+}
+
+// PersonCards reads only the fields result lists show.
+func (db *DB) PersonCards(ctx context.Context, ids []int64) ([]*prospector.Person, error) {
+	return queryByIDs(ctx, db, "people", personCardColumns, ids, scanPersonCard)
+}

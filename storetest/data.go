@@ -107,6 +107,17 @@ func testCompanies(t *testing.T, s prospector.Store) {
 	if err != nil || len(byID) != 2 {
 		t.Fatalf("by id: %d, %v", len(byID), err)
 	}
+	cards, err := s.CompanyCards(ctx, []int64{cs[0].ID, 999999})
+	if err != nil || len(cards) != 1 {
+		t.Fatalf("cards: %v %v", cards, err)
+	}
+	full := sampleCompanies()[0]
+	wantCard := prospector.Company{ID: cs[0].ID, Name: full.Name, Domain: full.Domain, Website: full.Website,
+		Industry: full.Industry, City: full.City, Region: full.Region, CountryCode: full.CountryCode,
+		EmployeeCount: full.EmployeeCount, EmployeeRange: full.EmployeeRange, NetworkURL: full.NetworkURL}
+	if !reflect.DeepEqual(*cards[0], wantCard) {
+		t.Fatalf("company card\n%+v\nwant\n%+v", *cards[0], wantCard)
+	}
 	page1, err := s.ListCompanies(ctx, 0, 2)
 	if err != nil || len(page1) != 2 || page1[0].ID >= page1[1].ID {
 		t.Fatalf("list page 1: %v %v", page1, err)
@@ -200,6 +211,21 @@ func testPeople(t *testing.T, s prospector.Store) {
 	}
 	if _, err := s.PersonByKey(ctx, "id:nope"); !errors.Is(err, prospector.ErrNotFound) {
 		t.Fatalf("unknown person: %v", err)
+	}
+	pcards, err := s.PersonCards(ctx, []int64{got.ID, ps[2].ID})
+	if err != nil || len(pcards) != 2 {
+		t.Fatalf("person cards: %v %v", pcards, err)
+	}
+	for _, c := range pcards {
+		if c.ID == got.ID {
+			want := prospector.Person{ID: got.ID, FullName: got.FullName, Title: got.Title, CompanyName: got.CompanyName,
+				NetworkURL: got.NetworkURL, City: got.City, Region: got.Region, CountryCode: got.CountryCode, Score: got.Score}
+			if !reflect.DeepEqual(*c, want) {
+				t.Fatalf("person card\n%+v\nwant\n%+v", *c, want)
+			}
+		} else if c.ExternalID != "crm-43" || c.FullName != "Sky Vale" {
+			t.Fatalf("person card without URL: %+v", c)
+		}
 	}
 	at, err := s.PeopleAtCompany(ctx, cs[0].ID)
 	if err != nil || len(at) != 2 {
