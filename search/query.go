@@ -166,4 +166,3 @@ func lower(vs []string) []string {
 	}
 	return out
 }
-
