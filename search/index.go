@@ -48,6 +48,8 @@ type Index struct {
 	personSeq      int64
 	store          prospector.Store
 	optimizedAtLen uint64
+	gen            uint64 // bumped by every applied batch; keys the filter cache
+	cache          filterCache
 }
 
 // companyFacts are what people searches filter on through a person's
@@ -59,8 +61,8 @@ type companyFacts struct {
 // New returns an empty index over st; Sync or Follow fills it.
 func New(st prospector.Store) *Index {
 	return &Index{
-		store: st, companies: newPostings(), companyAll: roaring.New(), companyFacts: map[uint32]companyFacts{},
-		people: newPostings(), peopleCo: newPostings(), peopleAll: roaring.New(), peopleByCo: map[uint32]*roaring.Bitmap{},
+		store: st, companies: newPostings("c"), companyAll: roaring.New(), companyFacts: map[uint32]companyFacts{},
+		people: newPostings("p"), peopleCo: newPostings("pc"), peopleAll: roaring.New(), peopleByCo: map[uint32]*roaring.Bitmap{},
 	}
 }
 
@@ -146,11 +148,13 @@ func (ix *Index) optimize() {
 		p.optimize()
 	}
 	ix.optimizedAtLen = n
+	ix.gen++
 }
 
 func (ix *Index) applyCompanies(cs []*prospector.Company) error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	ix.gen++
 	for _, c := range cs {
 		key, err := rankKey(companyTier(c.EmployeeRange), c.ID, companyTierShift)
 		if err != nil {
@@ -230,6 +234,7 @@ func companyTerms(c *prospector.Company) []string {
 func (ix *Index) applyPeople(ps []*prospector.Person) error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	ix.gen++
 	for _, p := range ps {
 		key, err := rankKey(personTier(p.JobLevel), p.ID, personTierShift)
 		if err != nil {

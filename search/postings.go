@@ -8,6 +8,7 @@ import "github.com/RoaringBitmap/roaring/v2"
 // at millions of rows, millions of small slices would cost both memory
 // and garbage-collector scanning time.
 type postings struct {
+	name  string // tells the index's postings apart in cache keys
 	ids   map[string]uint32
 	lists []*roaring.Bitmap
 
@@ -18,8 +19,8 @@ type postings struct {
 	dead   int      // arena entries no row points at any more
 }
 
-func newPostings() *postings {
-	return &postings{ids: map[string]uint32{}}
+func newPostings(name string) *postings {
+	return &postings{name: name, ids: map[string]uint32{}}
 }
 
 func term(field, value string) string { return field + "\x00" + value }

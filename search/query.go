@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -17,15 +18,8 @@ type plan struct {
 	counted []*roaring.Bitmap
 	shift   uint
 	all     *roaring.Bitmap
-}
-
-// match materialises the intersection of the plan's fields.
-func (pl plan) match() *roaring.Bitmap {
-	m := and(pl.all, pl.fields)
-	if pl.not != nil {
-		m = roaring.AndNot(m, pl.not)
-	}
-	return m
+	// exact returns the rows whose count of counted values is c.
+	exact func(c int) *roaring.Bitmap
 }
 
 // SearchCompanies returns matching company ids, best first: companies
@@ -38,28 +32,29 @@ func (ix *Index) SearchCompanies(ctx context.Context, q prospector.CompanyQuery,
 	var fields []*roaring.Bitmap
 	add := func(b *roaring.Bitmap) { fields = append(fields, b) }
 	if len(q.Industries) > 0 {
-		add(anyOf(p, fIndustry, lower(q.Industries)))
+		add(ix.anyOf(p, fIndustry, lower(q.Industries)))
 	}
 	if len(q.Sizes) > 0 {
-		add(anyOf(p, fSize, q.Sizes))
+		add(ix.anyOf(p, fSize, q.Sizes))
 	}
 	if len(q.Countries) > 0 {
-		add(anyOf(p, fCountry, q.Countries))
+		add(ix.anyOf(p, fCountry, q.Countries))
 	}
 	if len(q.Revenues) > 0 {
-		add(anyOf(p, fRevenue, q.Revenues))
+		add(ix.anyOf(p, fRevenue, q.Revenues))
 	}
 	if len(q.Places) > 0 {
-		add(union(phrases(p, fPlace, q.Places, textTokens)))
+		add(union(ix.phrases(p, fPlace, q.Places, textTokens)))
 	}
 	var counted []*roaring.Bitmap
 	if len(q.Keywords) > 0 {
-		counted = phrases(p, fKeyword, q.Keywords, textTokens)
+		counted = ix.phrases(p, fKeyword, q.Keywords, textTokens)
 		add(union(counted))
 	}
-	pl := plan{fields: fields, all: ix.companyAll, counted: counted, shift: companyTierShift}
+	pl := plan{fields: fields, all: ix.companyAll, counted: counted, shift: companyTierShift,
+		exact: ix.exactCounts(p.name+fKeyword, q.Keywords, counted)}
 	if len(q.ExcludeIndustries) > 0 {
-		pl.not = anyOf(p, fIndustry, lower(q.ExcludeIndustries))
+		pl.not = ix.anyOf(p, fIndustry, lower(q.ExcludeIndustries))
 	}
 	return walk(ctx, pl, from, limit)
 }
@@ -76,28 +71,50 @@ func (ix *Index) SearchPeople(ctx context.Context, q prospector.PersonQuery, fro
 	add := func(b *roaring.Bitmap) { fields = append(fields, b) }
 	var counted []*roaring.Bitmap
 	if len(q.Titles) > 0 {
-		counted = phrases(p, fTitle, q.Titles, titleTokens)
+		counted = ix.phrases(p, fTitle, q.Titles, titleTokens)
 		add(union(counted))
 	}
 	if len(q.Functions) > 0 {
-		add(anyOf(p, fFunction, q.Functions))
+		add(ix.anyOf(p, fFunction, q.Functions))
 	}
 	if len(q.Levels) > 0 {
-		add(anyOf(p, fLevel, q.Levels))
+		add(ix.anyOf(p, fLevel, q.Levels))
 	}
 	if len(q.Countries) > 0 {
-		add(anyOf(p, fCountry, q.Countries))
+		add(ix.anyOf(p, fCountry, q.Countries))
 	}
 	if len(q.Places) > 0 {
-		add(union(phrases(p, fPlace, q.Places, textTokens)))
+		add(union(ix.phrases(p, fPlace, q.Places, textTokens)))
 	}
 	if len(q.CompanySizes) > 0 {
-		add(anyOf(pc, fCoSize, q.CompanySizes))
+		add(ix.anyOf(pc, fCoSize, q.CompanySizes))
 	}
 	if len(q.CompanyIndustries) > 0 {
-		add(anyOf(pc, fCoIndustr, lower(q.CompanyIndustries)))
+		add(ix.anyOf(pc, fCoIndustr, lower(q.CompanyIndustries)))
 	}
-	return walk(ctx, plan{fields: fields, all: ix.peopleAll, counted: counted, shift: personTierShift}, from, limit)
+	return walk(ctx, plan{fields: fields, all: ix.peopleAll, counted: counted, shift: personTierShift,
+		exact: ix.exactCounts(p.name+fTitle, q.Titles, counted)}, from, limit)
+}
+
+// anyOf is the union of a field's values, from the filter cache when
+// several values were asked for.
+func (ix *Index) anyOf(p *postings, field string, values []string) *roaring.Bitmap {
+	if len(values) < 2 {
+		return anyOf(p, field, values)
+	}
+	return ix.cache.get(ix.gen, cacheKey("any", p.name+field, values), func() *roaring.Bitmap { return anyOf(p, field, values) })
+}
+
+// phrases is phrases through the filter cache, phrase by phrase.
+func (ix *Index) phrases(p *postings, field string, values []string, tokenize func(string) []string) []*roaring.Bitmap {
+	out := make([]*roaring.Bitmap, len(values))
+	for i, v := range values {
+		one := []string{v}
+		out[i] = ix.cache.get(ix.gen, cacheKey("phrase", p.name+field, one), func() *roaring.Bitmap {
+			return phrases(p, field, one, tokenize)[0]
+		})
+	}
+	return out
 }
 
 // anyOf is the union of a field's values. A single value's bitmap is
@@ -165,4 +182,18 @@ func lower(vs []string) []string {
 		out[i] = strings.ToLower(v)
 	}
 	return out
+}
+
+// exactCounts returns, through the filter cache, the rows matching
+// exactly c of the counted values, for each c asked.
+func (ix *Index) exactCounts(field string, values []string, counted []*roaring.Bitmap) func(int) *roaring.Bitmap {
+	var layers []*roaring.Bitmap
+	return func(c int) *roaring.Bitmap {
+		return ix.cache.get(ix.gen, cacheKey(fmt.Sprintf("count%d", c), field, values), func() *roaring.Bitmap {
+			if layers == nil {
+				layers = bitSlice(counted)
+			}
+			return exactCount(union(counted), layers, c)
+		})
+	}
 }

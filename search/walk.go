@@ -14,39 +14,57 @@ import (
 // query, so a position stays meaningful between pages, and rows inserted
 // between two pages never shift what was already seen (keyset paging).
 func walk(ctx context.Context, pl plan, from prospector.SearchPosition, limit int) (prospector.SearchPage, error) {
-	if len(pl.counted) <= 1 && from.Tier == 0 {
-		if page, ok := leapfrog(pl, uint32(max(from.After, 0)), limit); ok {
-			return page, nil
-		}
-	}
 	var page prospector.SearchPage
-	match := pl.match()
 	counts := max(1, len(pl.counted))
-	var layers []*roaring.Bitmap
-	if len(pl.counted) > 1 {
-		layers = bitSlice(pl.counted)
-	}
 	lastTier, lastKey := 0, uint32(0)
 	for t := max(from.Tier, 0); t < counts; t++ {
 		if err := ctx.Err(); err != nil {
 			return page, err
 		}
-		base := match
-		if layers != nil {
-			base = exactCount(match, layers, len(pl.counted)-t)
+		conj := pl.fields
+		if len(pl.counted) > 1 {
+			conj = append(append([]*roaring.Bitmap(nil), pl.fields...), pl.exact(len(pl.counted)-t))
 		}
-		it := base.Iterator()
+		if len(conj) == 0 {
+			conj = []*roaring.Bitmap{pl.all}
+		}
+		start := uint32(0)
 		if t == from.Tier && from.After > 0 {
-			it.AdvanceIfNeeded(uint32(from.After) + 1)
+			start = uint32(from.After) + 1
 		}
-		for it.HasNext() {
-			key := it.Next()
+		emit := func(key uint32) bool {
 			if len(page.IDs) == limit {
 				page.Next = &prospector.SearchPosition{Tier: lastTier, After: int64(lastKey)}
-				return page, nil
+				return false
 			}
 			page.IDs = append(page.IDs, rowID(key, pl.shift))
 			lastTier, lastKey = t, key
+			return true
+		}
+		stopped, ok := leapfrog(conj, pl.not, start, emit)
+		if !ok {
+			// Too sparse to leapfrog: intersect whole, then resume after
+			// what leapfrog already emitted.
+			if len(page.IDs) > 0 && lastTier == t {
+				start = lastKey + 1
+			}
+			m := and(nil, conj)
+			it := m.Iterator()
+			it.AdvanceIfNeeded(start)
+			stopped = false
+			for it.HasNext() {
+				key := it.Next()
+				if pl.not != nil && pl.not.Contains(key) {
+					continue
+				}
+				if !emit(key) {
+					stopped = true
+					break
+				}
+			}
+		}
+		if stopped {
+			return page, nil
 		}
 	}
 	return page, nil
@@ -57,29 +75,21 @@ func walk(ctx context.Context, pl plan, from prospector.SearchPosition, limit in
 // are cheaper to compute whole.
 const leapfrogBudget = 20000
 
-// leapfrog finds the first limit+1 keys after `after` in every field's
-// bitmap (and not in pl.not) by advancing the fields' iterators past each
-// other, without building the intersection: a page of a broad query needs
-// a few dozen keys out of hundreds of thousands. ok is false when the
-// budget ran out first.
-func leapfrog(pl plan, after uint32, limit int) (prospector.SearchPage, bool) {
-	var page prospector.SearchPage
-	fields := pl.fields
-	if len(fields) == 0 {
-		fields = []*roaring.Bitmap{pl.all}
-	}
-	its := make([]roaring.IntPeekable, len(fields))
-	for i, f := range fields {
-		its[i] = f.Iterator()
-		if after > 0 {
-			its[i].AdvanceIfNeeded(after + 1)
-		}
+// leapfrog emits the keys from start upwards that are in every bitmap of
+// conj and not in not, by advancing the bitmaps' iterators past each
+// other without building the intersection: a page of a broad query needs
+// a few dozen keys out of hundreds of thousands. stopped reports that
+// emit asked to stop; ok is false when the budget ran out first.
+func leapfrog(conj []*roaring.Bitmap, not *roaring.Bitmap, start uint32, emit func(uint32) bool) (stopped, ok bool) {
+	its := make([]roaring.IntPeekable, len(conj))
+	for i, b := range conj {
+		its[i] = b.Iterator()
+		its[i].AdvanceIfNeeded(start)
 	}
 	budget := leapfrogBudget
-	var last uint32
 	for {
 		if !its[0].HasNext() {
-			return page, true
+			return false, true
 		}
 		x := its[0].PeekNext()
 		agreed := true
@@ -87,7 +97,7 @@ func leapfrog(pl plan, after uint32, limit int) (prospector.SearchPage, bool) {
 			it.AdvanceIfNeeded(x)
 			budget--
 			if !it.HasNext() {
-				return page, true
+				return false, true
 			}
 			if y := it.PeekNext(); y != x {
 				its[0].AdvanceIfNeeded(y)
@@ -95,22 +105,19 @@ func leapfrog(pl plan, after uint32, limit int) (prospector.SearchPage, bool) {
 				break
 			}
 		}
-		if budget <= 0 {
-			return page, false
-		}
 		if !agreed {
+			if budget <= 0 {
+				return false, false
+			}
 			continue
 		}
 		its[0].Next()
-		if pl.not != nil && pl.not.Contains(x) {
+		if not != nil && not.Contains(x) {
 			continue
 		}
-		if len(page.IDs) == limit {
-			page.Next = &prospector.SearchPosition{After: int64(last)}
-			return page, true
+		if !emit(x) {
+			return true, true
 		}
-		page.IDs = append(page.IDs, rowID(x, pl.shift))
-		last = x
 	}
 }
 
