@@ -73,7 +73,7 @@ func walk(ctx context.Context, pl plan, from prospector.SearchPosition, limit in
 // leapfrogBudget bounds how many iterator moves leapfrog spends before
 // giving up: dense intersections fill a page in a few moves, sparse ones
 // are cheaper to compute whole.
-const leapfrogBudget = 20000
+const leapfrogBudget = 1000
 
 // leapfrog emits the keys from start upwards that are in every bitmap of
 // conj and not in not, by advancing the bitmaps' iterators past each
