@@ -63,7 +63,7 @@ type Stats struct {
 type Options struct {
 	Kind      Kind
 	Format    string // jsonl or csv
-	BatchSize int    // records per transaction; default 10000
+	BatchSize int    // records per transaction; default 25000
 	// OnLineError hears about each rejected line.
 	OnLineError func(line int, reason string)
 	// OnProgress is called after each batch.
@@ -86,7 +86,7 @@ type pending struct {
 func Import(ctx context.Context, st prospector.Store, r io.Reader, opt Options) (Stats, error) {
 	var stats Stats
 	if opt.BatchSize <= 0 {
-		opt.BatchSize = 10000
+		opt.BatchSize = 25000
 	}
 	parse, flush, err := kindFuncs(opt.Kind)
 	if err != nil {
