@@ -46,6 +46,10 @@ type SearchPage struct {
 type Searcher interface {
 	SearchCompanies(ctx context.Context, q CompanyQuery, from SearchPosition, limit int) (SearchPage, error)
 	SearchPeople(ctx context.Context, q PersonQuery, from SearchPosition, limit int) (SearchPage, error)
+	// CompanyCards returns the card fields (as CompanyStore.CompanyCards)
+	// of the companies with those ids that the searcher knows, as fresh
+	// as its results; callers read the others from the store.
+	CompanyCards(ids []int64) []*Company
 }
 
 // RevenueBands are the annual revenue bands (USD) a revenue filter takes.

@@ -53,13 +53,24 @@ func newPersonItem(p *prospector.Person) personItem {
 // companyItems fetches the rows of ids and returns their items in the
 // order of ids. A row deleted since the index saw it is left out.
 func (s *Server) companyItems(ctx context.Context, ids []int64) ([]companyItem, error) {
-	rows, err := s.store.CompanyCards(ctx, ids)
-	if err != nil {
-		return nil, fmt.Errorf("fetch companies: %w", err)
-	}
-	byID := make(map[int64]*prospector.Company, len(rows))
-	for _, c := range rows {
+	byID := make(map[int64]*prospector.Company, len(ids))
+	for _, c := range s.searcher.CompanyCards(ids) {
 		byID[c.ID] = c
+	}
+	if len(byID) < len(ids) {
+		var missing []int64
+		for _, id := range ids {
+			if byID[id] == nil {
+				missing = append(missing, id)
+			}
+		}
+		rows, err := s.store.CompanyCards(ctx, missing)
+		if err != nil {
+			return nil, fmt.Errorf("fetch companies: %w", err)
+		}
+		for _, c := range rows {
+			byID[c.ID] = c
+		}
 	}
 	out := make([]companyItem, 0, len(ids))
 	for _, id := range ids {
