@@ -41,8 +41,7 @@ type Index struct {
 	// cards keeps each company's list-item fields, so result pages of
 	// companies need no database read (people are ten times as many: their
 	// cards stay in the database).
-	cards      []*prospector.Company
-	strings    map[string]string // one copy of each repeated card value
+	cards      cardArena
 	companySeq int64
 
 	people         *postings // the person's own terms
@@ -183,13 +182,7 @@ func (ix *Index) applyCompanies(cs []*prospector.Company) error {
 			}
 		}
 		ix.companyFacts[id] = facts
-		for int(id) >= len(ix.cards) {
-			ix.cards = append(ix.cards, nil)
-		}
-		ix.cards[id] = &prospector.Company{ID: c.ID, Name: c.Name, Domain: c.Domain, Website: c.Website,
-			Industry: ix.intern(c.Industry), City: ix.intern(c.City), Region: ix.intern(c.Region),
-			CountryCode: ix.intern(c.CountryCode), EmployeeCount: c.EmployeeCount,
-			EmployeeRange: ix.intern(c.EmployeeRange), NetworkURL: c.NetworkURL}
+		ix.cards.put(id, c)
 		if c.Seq > ix.companySeq {
 			ix.companySeq = c.Seq
 		}
@@ -315,22 +308,9 @@ func (ix *Index) CompanyCards(ids []int64) []*prospector.Company {
 	defer ix.mu.RUnlock()
 	out := make([]*prospector.Company, 0, len(ids))
 	for _, id := range ids {
-		if id > 0 && int(id) < len(ix.cards) && ix.cards[id] != nil {
-			out = append(out, ix.cards[id])
+		if c := ix.cards.get(id); c != nil {
+			out = append(out, c)
 		}
 	}
 	return out
-}
-
-// intern returns the index's copy of s: industries, places and size bands
-// repeat across hundreds of thousands of cards.
-func (ix *Index) intern(s string) string {
-	if v, ok := ix.strings[s]; ok {
-		return v
-	}
-	if ix.strings == nil {
-		ix.strings = map[string]string{}
-	}
-	ix.strings[s] = s
-	return s
 }
