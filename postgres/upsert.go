@@ -40,17 +40,7 @@ type upsertSpec[T any] struct {
 	update string
 }
 
-type pendingRow[T any] struct {
-	id   int64
-	hash int64
-	seq  int64
-	item T
-}
-
-type existingRow struct {
-	id   int64
-	hash int64
-}
+type pendingRow[T any] = prospector.PlannedRow[T]
 
 // upsert writes items in one transaction: unknown keys are inserted with
 // ids from the table's sequence, known keys whose content hash differs
@@ -97,69 +87,15 @@ func upsertTx[T any](ctx context.Context, tx pgx.Tx, spec *upsertSpec[T], items 
 	if err != nil {
 		return res, err
 	}
-	newKeys := 0
-	seen := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		if _, ok := existing[k]; !ok && !seen[k] {
-			seen[k] = true
-			newKeys++
-		}
-	}
-	ids, err := nextIDs(ctx, tx, spec.table, newKeys)
+	ids, err := nextIDs(ctx, tx, spec.table, prospector.NewKeys(keys, existing))
 	if err != nil {
 		return res, err
 	}
-
-	inserts := make([]*pendingRow[T], 0, newKeys)
-	var updates []*pendingRow[T]
-	inserted := make(map[string]*pendingRow[T], newKeys)
-	updated := map[int64]int{} // id → index in updates: the last values win
-	changes := 0               // updates to stored keys, superseded ones included
-	for i, it := range items {
-		key, h := keys[i], hashes[i]
-		if row, ok := inserted[key]; ok { // repeated in this batch
-			spec.setID(it, row.id)
-			if row.hash == h {
-				res.Unchanged++
-			} else {
-				row.item, row.hash = it, h
-				res.Updated++
-			}
-			continue
-		}
-		if ex, ok := existing[key]; ok {
-			spec.setID(it, ex.id)
-			if ex.hash == h {
-				res.Unchanged++
-				continue
-			}
-			ex.hash = h
-			changes++
-			row := &pendingRow[T]{id: ex.id, hash: h, seq: int64(changes), item: it}
-			if j, ok := updated[ex.id]; ok {
-				updates[j] = row
-			} else {
-				updated[ex.id] = len(updates)
-				updates = append(updates, row)
-			}
-			res.Updated++
-			continue
-		}
-		id := ids[len(inserts)]
-		spec.setID(it, id)
-		row := &pendingRow[T]{id: id, hash: h, item: it}
-		inserted[key] = row
-		inserts = append(inserts, row)
-		res.Inserted++
+	if !spec.sequenced {
+		maxSeq = -1
 	}
-	if spec.sequenced {
-		for i, r := range inserts {
-			r.seq = maxSeq + int64(i) + 1
-		}
-		for _, r := range updates {
-			r.seq += maxSeq + int64(len(inserts))
-		}
-	}
+	plan := prospector.PlanUpsert(items, keys, hashes, existing, ids, spec.setID, maxSeq)
+	res, inserts, updates := plan.Result, plan.Inserts, plan.Updates
 	if err := insertRows(ctx, tx, spec, inserts); err != nil {
 		return res, err
 	}
@@ -185,7 +121,7 @@ func upsertTx[T any](ctx context.Context, tx pgx.Tx, spec *upsertSpec[T], items 
 // so it is released on commit or rollback, and keyed by the table's oid,
 // so stores in other schemas of the same database do not wait for each
 // other. Readers take no lock and are never blocked.
-func lockAndLookup(ctx context.Context, tx pgx.Tx, table, keyColumn string, sequenced bool, keys []string) (map[string]*existingRow, int64, error) {
+func lockAndLookup(ctx context.Context, tx pgx.Tx, table, keyColumn string, sequenced bool, keys []string) (map[string]*prospector.StoredRow, int64, error) {
 	b := &pgx.Batch{}
 	b.Queue(`SELECT pg_advisory_xact_lock($1, '`+table+`'::regclass::oid::int)`, dataLockSpace)
 	if sequenced {
@@ -207,12 +143,12 @@ func lockAndLookup(ctx context.Context, tx pgx.Tx, table, keyColumn string, sequ
 	if err != nil {
 		return nil, 0, fmt.Errorf("postgres: %s lookup: %w", table, err)
 	}
-	out := make(map[string]*existingRow, len(keys))
+	out := make(map[string]*prospector.StoredRow, len(keys))
 	var (
 		k  string
-		ex existingRow
+		ex prospector.StoredRow
 	)
-	_, err = pgx.ForEachRow(rows, []any{&k, &ex.id, &ex.hash}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&k, &ex.ID, &ex.Hash}, func() error {
 		r := ex
 		out[k] = &r
 		return nil
@@ -254,9 +190,9 @@ func insertRows[T any](ctx context.Context, tx pgx.Tx, spec *upsertSpec[T], rows
 	}
 	_, err := tx.CopyFrom(ctx, pgx.Identifier{spec.table}, columns, pgx.CopyFromSlice(len(rows), func(i int) ([]any, error) {
 		r := rows[i]
-		vals := spec.row(r.id, r.hash, r.item)
+		vals := spec.row(r.ID, r.Hash, r.Item)
 		if spec.sequenced {
-			vals = append(vals, r.seq)
+			vals = append(vals, r.Seq)
 		}
 		return vals, nil
 	}))
@@ -277,7 +213,7 @@ func updateRows[T any](ctx context.Context, tx pgx.Tx, spec *upsertSpec[T], rows
 		cols[i] = make([]any, len(rows))
 	}
 	for j, r := range rows {
-		for i, v := range spec.row(r.id, r.hash, r.item) {
+		for i, v := range spec.row(r.ID, r.Hash, r.Item) {
 			cols[i][j] = v
 		}
 	}
@@ -288,7 +224,7 @@ func updateRows[T any](ctx context.Context, tx pgx.Tx, spec *upsertSpec[T], rows
 	if spec.sequenced {
 		seqs := make([]int64, len(rows))
 		for j, r := range rows {
-			seqs[j] = r.seq
+			seqs[j] = r.Seq
 		}
 		args = append(args, seqs)
 	}

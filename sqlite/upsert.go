@@ -28,99 +28,57 @@ type upsertSpec[T any] struct {
 	setID     func(T, int64)
 }
 
-type pendingRow[T any] struct {
-	id   int64
-	hash int64
-	seq  int64
-	item T
-}
+type pendingRow[T any] = prospector.PlannedRow[T]
 
 // upsert writes items in tx: unknown keys are inserted with ids taken
 // after the table's current maximum (safe: the writer holds the lock),
 // known keys whose content hash differs are updated, the rest are left
 // alone. A key repeated in the batch ends with its last values.
 func upsert[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], items []T) (prospector.UpsertResult, error) {
-	var res prospector.UpsertResult
 	if len(items) == 0 {
-		return res, nil
+		return prospector.UpsertResult{}, nil
 	}
-	keys := make([]string, 0, len(items))
-	for _, it := range items {
-		keys = append(keys, spec.key(it))
+	keys, hashes := make([]string, len(items)), make([]int64, len(items))
+	for i, it := range items {
+		h, err := spec.hash(it)
+		if err != nil {
+			return prospector.UpsertResult{}, err
+		}
+		keys[i], hashes[i] = spec.key(it), h
 	}
 	existing, err := existingRows(ctx, tx, spec.table, spec.columns[0], spec.hashedKey, keys)
 	if err != nil {
-		return res, err
+		return prospector.UpsertResult{}, err
 	}
-	var next int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM `+spec.table).Scan(&next); err != nil {
-		return res, fmt.Errorf("sqlite: %s max id: %w", spec.table, err)
+	var maxID int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM `+spec.table).Scan(&maxID); err != nil {
+		return prospector.UpsertResult{}, fmt.Errorf("sqlite: %s max id: %w", spec.table, err)
 	}
-	var inserts, updates []*pendingRow[T]
-	inserted := map[string]*pendingRow[T]{}
-	for _, it := range items {
-		key := spec.key(it)
-		h, err := spec.hash(it)
-		if err != nil {
-			return res, err
-		}
-		if row, ok := inserted[key]; ok { // repeated in this batch
-			spec.setID(it, row.id)
-			if row.hash == h {
-				res.Unchanged++
-			} else {
-				row.item, row.hash = it, h
-				res.Updated++
-			}
-			continue
-		}
-		if ex, ok := existing[key]; ok {
-			spec.setID(it, ex.id)
-			if ex.hash == h {
-				res.Unchanged++
-				continue
-			}
-			ex.hash = h
-			updates = append(updates, &pendingRow[T]{id: ex.id, hash: h, item: it})
-			res.Updated++
-			continue
-		}
-		next++
-		spec.setID(it, next)
-		row := &pendingRow[T]{id: next, hash: h, item: it}
-		inserted[key] = row
-		inserts = append(inserts, row)
-		res.Inserted++
+	ids := make([]int64, prospector.NewKeys(keys, existing))
+	for i := range ids {
+		ids[i] = maxID + int64(i) + 1
 	}
+	maxSeq := int64(-1)
 	if spec.sequenced {
 		// Writers hold the database's write lock, so max(seq)+1 is safe and
 		// seq grows in commit order.
-		var seq int64
-		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM `+spec.table).Scan(&seq); err != nil {
-			return res, fmt.Errorf("sqlite: %s max seq: %w", spec.table, err)
-		}
-		for _, r := range append(inserts, updates...) {
-			seq++
-			r.seq = seq
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM `+spec.table).Scan(&maxSeq); err != nil {
+			return prospector.UpsertResult{}, fmt.Errorf("sqlite: %s max seq: %w", spec.table, err)
 		}
 	}
-	if err := insertRows(ctx, tx, spec, inserts); err != nil {
-		return res, err
+	plan := prospector.PlanUpsert(items, keys, hashes, existing, ids, spec.setID, maxSeq)
+	if err := insertRows(ctx, tx, spec, plan.Inserts); err != nil {
+		return plan.Result, err
 	}
-	if err := updateRows(ctx, tx, spec, updates); err != nil {
-		return res, err
+	if err := updateRows(ctx, tx, spec, plan.Updates); err != nil {
+		return plan.Result, err
 	}
-	return res, nil
-}
-
-type existingRow struct {
-	id   int64
-	hash int64
+	return plan.Result, nil
 }
 
 // existingRows maps the keys already stored to their id and hash.
-func existingRows(ctx context.Context, tx *sql.Tx, table, keyColumn string, hashed bool, keys []string) (map[string]*existingRow, error) {
-	out := make(map[string]*existingRow, len(keys))
+func existingRows(ctx context.Context, tx *sql.Tx, table, keyColumn string, hashed bool, keys []string) (map[string]*prospector.StoredRow, error) {
+	out := make(map[string]*prospector.StoredRow, len(keys))
 	want := make(map[string]struct{}, len(keys))
 	for _, k := range keys {
 		want[k] = struct{}{}
@@ -139,8 +97,8 @@ func existingRows(ctx context.Context, tx *sql.Tx, table, keyColumn string, hash
 		}
 		for rows.Next() {
 			var k string
-			r := &existingRow{}
-			if err := rows.Scan(&k, &r.id, &r.hash); err != nil {
+			r := &prospector.StoredRow{}
+			if err := rows.Scan(&k, &r.ID, &r.Hash); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("sqlite: %s lookup: %w", table, err)
 			}
@@ -189,13 +147,13 @@ func insertRows[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], rows
 		chunk := rows[start:min(start+insertChunk, len(rows))]
 		args = args[:0]
 		for _, r := range chunk {
-			args = append(args, r.id, r.hash)
-			args = append(args, spec.values(r.item)...)
+			args = append(args, r.ID, r.Hash)
+			args = append(args, spec.values(r.Item)...)
 			if spec.hashedKey {
-				args = append(args, keyHash(spec.key(r.item)))
+				args = append(args, keyHash(spec.key(r.Item)))
 			}
 			if spec.sequenced {
-				args = append(args, r.seq)
+				args = append(args, r.Seq)
 			}
 		}
 		var err error
@@ -236,17 +194,17 @@ func updateRows[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], rows
 	}
 	defer stmt.Close()
 	for _, r := range rows {
-		vals := spec.values(r.item)
-		args := []any{r.hash}
+		vals := spec.values(r.Item)
+		args := []any{r.Hash}
 		if spec.sequenced {
-			args = append(args, r.seq)
+			args = append(args, r.Seq)
 		}
 		for i, c := range spec.columns[1:] {
 			if c != "created_at" {
 				args = append(args, vals[i+1])
 			}
 		}
-		args = append(args, r.id)
+		args = append(args, r.ID)
 		if _, err := stmt.ExecContext(ctx, args...); err != nil {
 			return fmt.Errorf("sqlite: update %s: %w", spec.table, err)
 		}
