@@ -351,14 +351,14 @@ func BenchmarkImportPeopleSQLite(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		var people strings.Builder
-		for j := 0; j < 20000; j++ {
+		for j := 0; j < 100000; j++ {
 			fmt.Fprintf(&people, `{"full_name":"Person %d %d","id":"p%d-%d","title":"VP of Sales","company_domain":"acme.example","country":"US"}`+"\n", i, j, i, j)
 		}
 		b.StartTimer()
 		stats, err := importer.Import(context.Background(), st, strings.NewReader(people.String()), importer.Options{Kind: importer.People, Format: "jsonl"})
-		if err != nil || stats.Inserted != 20000 {
+		if err != nil || stats.Inserted != 100000 {
 			b.Fatalf("%+v %v", stats, err)
 		}
 	}
-	b.ReportMetric(float64(20000*b.N)/b.Elapsed().Seconds(), "people/s")
+	b.ReportMetric(float64(100000*b.N)/b.Elapsed().Seconds(), "people/s")
 }
