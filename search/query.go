@@ -49,7 +49,9 @@ func (ix *Index) SearchCompanies(ctx context.Context, q prospector.CompanyQuery,
 	var counted []*roaring.Bitmap
 	if len(q.Keywords) > 0 {
 		counted = ix.phrases(p, fKeyword, q.Keywords, textTokens)
-		add(union(counted))
+		if len(counted) == 1 { // with more, each count tier is its own conjunct
+			add(counted[0])
+		}
 	}
 	pl := plan{fields: fields, all: ix.companyAll, counted: counted, shift: companyTierShift,
 		exact: ix.exactCounts(p.name+fKeyword, q.Keywords, counted)}
@@ -72,7 +74,9 @@ func (ix *Index) SearchPeople(ctx context.Context, q prospector.PersonQuery, fro
 	var counted []*roaring.Bitmap
 	if len(q.Titles) > 0 {
 		counted = ix.phrases(p, fTitle, q.Titles, titleTokens)
-		add(union(counted))
+		if len(counted) == 1 { // with more, each count tier is its own conjunct
+			add(counted[0])
+		}
 	}
 	if len(q.Functions) > 0 {
 		add(ix.anyOf(p, fFunction, q.Functions))

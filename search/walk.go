@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"sort"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/prospectorhq/prospector"
@@ -81,8 +82,12 @@ const leapfrogBudget = 1000
 // a few dozen keys out of hundreds of thousands. stopped reports that
 // emit asked to stop; ok is false when the budget ran out first.
 func leapfrog(conj []*roaring.Bitmap, not *roaring.Bitmap, start uint32, emit func(uint32) bool) (stopped, ok bool) {
-	its := make([]roaring.IntPeekable, len(conj))
-	for i, b := range conj {
+	// The sparsest bitmap drives: every other iterator only jumps to its
+	// candidates.
+	bs := append([]*roaring.Bitmap(nil), conj...)
+	sort.Slice(bs, func(i, j int) bool { return bs[i].GetCardinality() < bs[j].GetCardinality() })
+	its := make([]roaring.IntPeekable, len(bs))
+	for i, b := range bs {
 		its[i] = b.Iterator()
 		its[i].AdvanceIfNeeded(start)
 	}
