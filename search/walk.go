@@ -49,7 +49,16 @@ func walk(ctx context.Context, pl plan, from prospector.SearchPosition, limit in
 			if len(page.IDs) > 0 && lastTier == t {
 				start = lastKey + 1
 			}
-			m := and(nil, conj)
+			// Smallest first: every later AND then works on a small result.
+			bs := append([]*roaring.Bitmap(nil), conj...)
+			sort.Slice(bs, func(i, j int) bool { return bs[i].GetCardinality() < bs[j].GetCardinality() })
+			m := bs[0]
+			for _, b := range bs[1:] {
+				if m.IsEmpty() {
+					break
+				}
+				m = roaring.And(m, b)
+			}
 			it := m.Iterator()
 			it.AdvanceIfNeeded(start)
 			stopped = false
