@@ -50,6 +50,8 @@ type Searcher interface {
 	// of the companies with those ids that the searcher knows, as fresh
 	// as its results; callers read the others from the store.
 	CompanyCards(ids []int64) []*Company
+	// PersonCards does the same for people (as PersonStore.PersonCards).
+	PersonCards(ids []int64) []*Person
 }
 
 // RevenueBands are the annual revenue bands (USD) a revenue filter takes.

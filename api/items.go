@@ -82,13 +82,24 @@ func (s *Server) companyItems(ctx context.Context, ids []int64) ([]companyItem, 
 }
 
 func (s *Server) personItems(ctx context.Context, ids []int64) ([]personItem, error) {
-	rows, err := s.store.PersonCards(ctx, ids)
-	if err != nil {
-		return nil, fmt.Errorf("fetch people: %w", err)
-	}
-	byID := make(map[int64]*prospector.Person, len(rows))
-	for _, p := range rows {
+	byID := make(map[int64]*prospector.Person, len(ids))
+	for _, p := range s.searcher.PersonCards(ids) {
 		byID[p.ID] = p
+	}
+	if len(byID) < len(ids) {
+		var missing []int64
+		for _, id := range ids {
+			if byID[id] == nil {
+				missing = append(missing, id)
+			}
+		}
+		rows, err := s.store.PersonCards(ctx, missing)
+		if err != nil {
+			return nil, fmt.Errorf("fetch people: %w", err)
+		}
+		for _, p := range rows {
+			byID[p.ID] = p
+		}
 	}
 	out := make([]personItem, 0, len(ids))
 	for _, id := range ids {

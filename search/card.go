@@ -2,88 +2,111 @@ package search
 
 import (
 	"encoding/binary"
+	"math"
 
 	"github.com/prospectorhq/prospector"
 )
 
-// cardArena keeps each company's list-item fields encoded back to back in
-// one byte slice: 200,000 structs of strings would add millions of
-// pointers for the garbage collector to scan on every cycle, slowing every
-// request; bytes it skips.
-type cardArena struct {
-	data []byte
-	off  []uint32 // company id -> offset+1 in data (0: none)
-	dead int      // bytes of cards replaced since the last compaction
+// recordArena keeps one small record per row id in byte chunks: hundreds
+// of thousands of structs of strings would add millions of pointers for
+// the garbage collector to scan on every cycle, slowing every request;
+// bytes it skips. Chunks of a fixed size (never one slice that doubles)
+// keep a bulk build from holding two copies of everything at once. Each
+// record is its length, then its fields.
+type recordArena struct {
+	chunks [][]byte
+	off    []uint32 // row id -> chunk<<chunkBits | offset, +1 (0: none)
 }
 
-func (a *cardArena) put(id uint32, c *prospector.Company) {
+const (
+	chunkBits = 22 // 4 MiB chunks
+	chunkSize = 1 << chunkBits
+)
+
+// put stores the record of id. A replaced record's bytes are not reused:
+// updates are rare next to the rows an index holds.
+func (a *recordArena) put(id uint32, record []byte) {
 	for int(id) >= len(a.off) {
 		a.off = append(a.off, 0)
 	}
-	if old := a.off[id]; old != 0 {
-		a.dead += a.size(old - 1)
+	need := binary.MaxVarintLen64 + len(record)
+	if need > chunkSize {
+		record, need = record[:chunkSize-binary.MaxVarintLen64], chunkSize
 	}
-	a.off[id] = uint32(len(a.data)) + 1
-	for _, s := range []string{c.Name, c.Domain, c.Website, c.Industry, c.City, c.Region, c.CountryCode, c.EmployeeRange, c.NetworkURL} {
-		a.data = binary.AppendUvarint(a.data, uint64(len(s)))
-		a.data = append(a.data, s...)
+	if len(a.chunks) == 0 || len(a.chunks[len(a.chunks)-1])+need > chunkSize {
+		a.chunks = append(a.chunks, make([]byte, 0, chunkSize))
 	}
-	if c.EmployeeCount == nil {
-		a.data = append(a.data, 0)
-	} else {
-		a.data = append(a.data, 1)
-		a.data = binary.AppendVarint(a.data, *c.EmployeeCount)
-	}
-	if a.dead > len(a.data)/2 && a.dead > 1<<20 {
-		a.compact()
-	}
+	c := len(a.chunks) - 1
+	a.off[id] = uint32(c)<<chunkBits | uint32(len(a.chunks[c])) + 1
+	a.chunks[c] = binary.AppendUvarint(a.chunks[c], uint64(len(record)))
+	a.chunks[c] = append(a.chunks[c], record...)
 }
 
-// decode reads the card at offset p, returning it and its size.
-func (a *cardArena) decode(p int) (*prospector.Company, int) {
-	start := p
-	var fields [9]string
-	for i := range fields {
-		n, w := binary.Uvarint(a.data[p:])
-		p += w
-		fields[i] = string(a.data[p : p+int(n)])
-		p += int(n)
-	}
-	c := &prospector.Company{Name: fields[0], Domain: fields[1], Website: fields[2], Industry: fields[3],
-		City: fields[4], Region: fields[5], CountryCode: fields[6], EmployeeRange: fields[7], NetworkURL: fields[8]}
-	has := a.data[p]
-	p++
-	if has == 1 {
-		v, w := binary.Varint(a.data[p:])
-		p += w
-		c.EmployeeCount = &v
-	}
-	return c, p - start
-}
-
-func (a *cardArena) size(p uint32) int {
-	_, n := a.decode(int(p))
-	return n
-}
-
-func (a *cardArena) get(id int64) *prospector.Company {
+func (a *recordArena) get(id int64) []byte {
 	if id <= 0 || int(id) >= len(a.off) || a.off[id] == 0 {
 		return nil
 	}
-	c, _ := a.decode(int(a.off[id] - 1))
-	c.ID = id
+	o := a.off[id] - 1
+	chunk := a.chunks[o>>chunkBits][o&(chunkSize-1):]
+	n, w := binary.Uvarint(chunk)
+	return chunk[w : w+int(n)]
+}
+
+func appendStrings(b []byte, ss ...string) []byte {
+	for _, s := range ss {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	return b
+}
+
+func readStrings(b []byte, out []string) []byte {
+	for i := range out {
+		n, w := binary.Uvarint(b)
+		out[i] = string(b[w : w+int(n)])
+		b = b[w+int(n):]
+	}
+	return b
+}
+
+// companyCard encodes the list-item fields of a company.
+func companyCard(c *prospector.Company) []byte {
+	b := appendStrings(nil, c.Name, c.Domain, c.Website, c.Industry, c.City, c.Region, c.CountryCode, c.EmployeeRange, c.NetworkURL)
+	if c.EmployeeCount == nil {
+		return append(b, 0)
+	}
+	return binary.AppendVarint(append(b, 1), *c.EmployeeCount)
+}
+
+func decodeCompanyCard(id int64, b []byte) *prospector.Company {
+	var f [9]string
+	b = readStrings(b, f[:])
+	c := &prospector.Company{ID: id, Name: f[0], Domain: f[1], Website: f[2], Industry: f[3], City: f[4],
+		Region: f[5], CountryCode: f[6], EmployeeRange: f[7], NetworkURL: f[8]}
+	if b[0] == 1 {
+		v, _ := binary.Varint(b[1:])
+		c.EmployeeCount = &v
+	}
 	return c
 }
 
-func (a *cardArena) compact() {
-	data := make([]byte, 0, len(a.data)-a.dead)
-	for id, o := range a.off {
-		if o == 0 {
-			continue
-		}
-		n := a.size(o - 1)
-		a.off[id] = uint32(len(data)) + 1
-		data = append(data, a.data[o-1:int(o-1)+n]...)
+// personCard encodes the list-item fields of a person.
+func personCard(p *prospector.Person) []byte {
+	b := appendStrings(nil, p.ExternalID, p.FullName, p.Title, p.CompanyName, p.NetworkURL, p.City, p.Region, p.CountryCode)
+	if p.Score == nil {
+		return append(b, 0)
 	}
-	a.data, a.dead = data, 0
+	return binary.LittleEndian.AppendUint64(append(b, 1), math.Float64bits(*p.Score))
+}
+
+func decodePersonCard(id int64, b []byte) *prospector.Person {
+	var f [8]string
+	b = readStrings(b, f[:])
+	p := &prospector.Person{ID: id, ExternalID: f[0], FullName: f[1], Title: f[2], CompanyName: f[3], NetworkURL: f[4],
+		City: f[5], Region: f[6], CountryCode: f[7]}
+	if b[0] == 1 {
+		v := math.Float64frombits(binary.LittleEndian.Uint64(b[1:]))
+		p.Score = &v
+	}
+	return p
 }

@@ -38,13 +38,13 @@ type Index struct {
 	companies    *postings
 	companyAll   *roaring.Bitmap
 	companyFacts map[uint32]companyFacts
-	// cards keeps each company's list-item fields, so result pages of
-	// companies need no database read (people are ten times as many: their
-	// cards stay in the database).
-	cards      cardArena
+	// cards keep each row's list-item fields, so result pages need no
+	// database read.
+	cards      recordArena
 	companySeq int64
 
 	people         *postings // the person's own terms
+	personCards    recordArena
 	peopleCo       *postings // terms taken from the person's company
 	peopleAll      *roaring.Bitmap
 	personCompany  []uint32 // person id -> company id (0: none)
@@ -182,7 +182,7 @@ func (ix *Index) applyCompanies(cs []*prospector.Company) error {
 			}
 		}
 		ix.companyFacts[id] = facts
-		ix.cards.put(id, c)
+		ix.cards.put(id, companyCard(c))
 		if c.Seq > ix.companySeq {
 			ix.companySeq = c.Seq
 		}
@@ -251,6 +251,7 @@ func (ix *Index) applyPeople(ps []*prospector.Person) error {
 		}
 		ix.people.set(id, key, personTerms(p))
 		ix.peopleAll.Add(key)
+		ix.personCards.put(id, personCard(p))
 		for int(id) >= len(ix.personCompany) {
 			ix.personCompany = append(ix.personCompany, 0)
 		}
@@ -308,8 +309,21 @@ func (ix *Index) CompanyCards(ids []int64) []*prospector.Company {
 	defer ix.mu.RUnlock()
 	out := make([]*prospector.Company, 0, len(ids))
 	for _, id := range ids {
-		if c := ix.cards.get(id); c != nil {
-			out = append(out, c)
+		if rec := ix.cards.get(id); rec != nil {
+			out = append(out, decodeCompanyCard(id, rec))
+		}
+	}
+	return out
+}
+
+// PersonCards returns the cards the index holds for ids.
+func (ix *Index) PersonCards(ids []int64) []*prospector.Person {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	out := make([]*prospector.Person, 0, len(ids))
+	for _, id := range ids {
+		if rec := ix.personCards.get(id); rec != nil {
+			out = append(out, decodePersonCard(id, rec))
 		}
 	}
 	return out
