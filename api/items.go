@@ -50,41 +50,24 @@ func newPersonItem(p *prospector.Person) personItem {
 		NetworkURL: orNull(p.NetworkURL), Location: orNull(place(p.City, p.Region, p.CountryCode)), Score: p.Score}
 }
 
-// companyItems fetches the rows of ids and returns their items in the
-// order of ids. A row deleted since the index saw it is left out.
+// companyItems returns the items of ids in their order: cards from the
+// searcher, and from the store for rows the searcher has not seen yet. A
+// row deleted since the index saw it is left out.
 func (s *Server) companyItems(ctx context.Context, ids []int64) ([]companyItem, error) {
-	byID := make(map[int64]*prospector.Company, len(ids))
-	for _, c := range s.searcher.CompanyCards(ids) {
-		byID[c.ID] = c
-	}
-	if len(byID) < len(ids) {
-		var missing []int64
-		for _, id := range ids {
-			if byID[id] == nil {
-				missing = append(missing, id)
-			}
-		}
-		rows, err := s.store.CompanyCards(ctx, missing)
-		if err != nil {
-			return nil, fmt.Errorf("fetch companies: %w", err)
-		}
-		for _, c := range rows {
-			byID[c.ID] = c
-		}
-	}
-	out := make([]companyItem, 0, len(ids))
-	for _, id := range ids {
-		if c := byID[id]; c != nil {
-			out = append(out, newCompanyItem(c))
-		}
-	}
-	return out, nil
+	return items(ctx, ids, s.searcher.CompanyCards, s.store.CompanyCards,
+		func(c *prospector.Company) int64 { return c.ID }, newCompanyItem)
 }
 
 func (s *Server) personItems(ctx context.Context, ids []int64) ([]personItem, error) {
-	byID := make(map[int64]*prospector.Person, len(ids))
-	for _, p := range s.searcher.PersonCards(ids) {
-		byID[p.ID] = p
+	return items(ctx, ids, s.searcher.PersonCards, s.store.PersonCards,
+		func(p *prospector.Person) int64 { return p.ID }, newPersonItem)
+}
+
+func items[R any, I any](ctx context.Context, ids []int64, cached func([]int64) []*R,
+	stored func(context.Context, []int64) ([]*R, error), idOf func(*R) int64, item func(*R) I) ([]I, error) {
+	byID := make(map[int64]*R, len(ids))
+	for _, r := range cached(ids) {
+		byID[idOf(r)] = r
 	}
 	if len(byID) < len(ids) {
 		var missing []int64
@@ -93,18 +76,18 @@ func (s *Server) personItems(ctx context.Context, ids []int64) ([]personItem, er
 				missing = append(missing, id)
 			}
 		}
-		rows, err := s.store.PersonCards(ctx, missing)
+		rows, err := stored(ctx, missing)
 		if err != nil {
-			return nil, fmt.Errorf("fetch people: %w", err)
+			return nil, fmt.Errorf("fetch result rows: %w", err)
 		}
-		for _, p := range rows {
-			byID[p.ID] = p
+		for _, r := range rows {
+			byID[idOf(r)] = r
 		}
 	}
-	out := make([]personItem, 0, len(ids))
+	out := make([]I, 0, len(ids))
 	for _, id := range ids {
-		if p := byID[id]; p != nil {
-			out = append(out, newPersonItem(p))
+		if r := byID[id]; r != nil {
+			out = append(out, item(r))
 		}
 	}
 	return out, nil

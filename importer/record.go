@@ -39,19 +39,26 @@ func (r record) str(names ...string) (string, error) {
 	return "", badLine("%s: must be a string", name)
 }
 
-// integer returns a field as an integer; "1,200" and 1200.0 are accepted.
-func (r record) integer(names ...string) (*int64, error) {
+// numeric returns a numeric field's text ("1,200" read as 1200), or ""
+// when absent; kind names the expected type in the error.
+func (r record) numeric(kind string, names ...string) (string, string, error) {
 	v, name := r.value(names...)
-	var s string
 	switch x := v.(type) {
 	case nil:
-		return nil, nil
+		return "", name, nil
 	case json.Number:
-		s = x.String()
+		return x.String(), name, nil
 	case string:
-		s = strings.ReplaceAll(strings.TrimSpace(x), ",", "")
-	default:
-		return nil, badLine("%s: must be a whole number", name)
+		return strings.ReplaceAll(strings.TrimSpace(x), ",", ""), name, nil
+	}
+	return "", name, badLine("%s: must be %s", name, kind)
+}
+
+// integer returns a field as an integer; "1,200" and 1200.0 are accepted.
+func (r record) integer(names ...string) (*int64, error) {
+	s, name, err := r.numeric("a whole number", names...)
+	if err != nil || s == "" {
+		return nil, err
 	}
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return &n, nil
@@ -66,17 +73,9 @@ func (r record) integer(names ...string) (*int64, error) {
 
 // number returns a field as a float.
 func (r record) number(names ...string) (*float64, error) {
-	v, name := r.value(names...)
-	var s string
-	switch x := v.(type) {
-	case nil:
-		return nil, nil
-	case json.Number:
-		s = x.String()
-	case string:
-		s = strings.ReplaceAll(strings.TrimSpace(x), ",", "")
-	default:
-		return nil, badLine("%s: must be a number", name)
+	s, name, err := r.numeric("a number", names...)
+	if err != nil || s == "" {
+		return nil, err
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
