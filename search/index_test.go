@@ -137,6 +137,8 @@ func TestPeopleFilters(t *testing.T) {
 	eq(t, "title case", f.people(t, prospector.PersonQuery{Titles: []string{"vice president of SALES"}}), "p1", "p2")
 	eq(t, "titles ranked by how many match, then seniority", f.people(t, prospector.PersonQuery{Titles: []string{"sales", "marketing"}}),
 		"p2", "p1", "p5", "p3")
+	eq(t, "the same title in other words counts once", f.people(t, prospector.PersonQuery{Titles: []string{"Sales Representative", "Representative, Sales", "Head of Sales"}}),
+		"p5", "p3")
 	eq(t, "function", f.people(t, prospector.PersonQuery{Functions: []string{"Engineering"}}), "p6")
 	eq(t, "level OR", f.people(t, prospector.PersonQuery{Levels: []string{"Founder", "Head"}}), "p4", "p5")
 	eq(t, "country", f.people(t, prospector.PersonQuery{Countries: []string{"GB", "DE"}}), "p2", "p5")

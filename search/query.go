@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -48,6 +49,7 @@ func (ix *Index) SearchCompanies(ctx context.Context, q prospector.CompanyQuery,
 	}
 	var counted []*roaring.Bitmap
 	if len(q.Keywords) > 0 {
+		q.Keywords = distinctPhrases(q.Keywords, textTokens)
 		counted = ix.phrases(p, fKeyword, q.Keywords, textTokens)
 		if len(counted) == 1 { // with more, each count tier is its own conjunct
 			add(counted[0])
@@ -73,6 +75,7 @@ func (ix *Index) SearchPeople(ctx context.Context, q prospector.PersonQuery, fro
 	add := func(b *roaring.Bitmap) { fields = append(fields, b) }
 	var counted []*roaring.Bitmap
 	if len(q.Titles) > 0 {
+		q.Titles = distinctPhrases(q.Titles, titleTokens)
 		counted = ix.phrases(p, fTitle, q.Titles, titleTokens)
 		if len(counted) == 1 { // with more, each count tier is its own conjunct
 			add(counted[0])
@@ -200,4 +203,22 @@ func (ix *Index) exactCounts(field string, values []string, counted []*roaring.B
 			return exactCount(union(counted), layers, c)
 		})
 	}
+}
+
+// distinctPhrases drops phrases with the same words as an earlier one
+// ("VP Sales", "Vice President of Sales"): a row matching both would
+// otherwise count twice in the ranking.
+func distinctPhrases(values []string, tokenize func(string) []string) []string {
+	seen := make(map[string]bool, len(values))
+	out := make([]string, 0, len(values))
+	for _, v := range values {
+		toks := tokenize(v)
+		sort.Strings(toks)
+		key := strings.Join(toks, " ")
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, v)
+		}
+	}
+	return out
 }
