@@ -2,17 +2,28 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
+
+	"github.com/jackc/pgx/v5"
 )
 
-// Setting returns a setting, creating it with value when absent.
+// Setting returns a setting, creating it with value when absent. When
+// another transaction inserts the name concurrently, the INSERT waits for
+// it and does nothing, but the statement's snapshot predates that commit
+// and sees no row: the next attempt, with a new snapshot, does.
 func (db *DB) Setting(ctx context.Context, name, value string) (string, error) {
-	var v string
-	err := db.pool.QueryRow(ctx, `WITH ins AS (
-			INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING value)
-		SELECT value FROM ins UNION ALL SELECT value FROM settings WHERE name = $1 LIMIT 1`, name, value).Scan(&v)
-	if err != nil {
-		return "", fmt.Errorf("postgres: setting %s: %w", name, err)
+	for attempt := 0; ; attempt++ {
+		var v string
+		err := db.pool.QueryRow(ctx, `WITH ins AS (
+				INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING value)
+			SELECT value FROM ins UNION ALL SELECT value FROM settings WHERE name = $1 LIMIT 1`, name, value).Scan(&v)
+		if errors.Is(err, pgx.ErrNoRows) && attempt < 3 {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("postgres: setting %s: %w", name, err)
+		}
+		return v, nil
 	}
-	return v, nil
 }
