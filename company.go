@@ -62,6 +62,10 @@ type CompanyStore interface {
 	UpsertCompanies(ctx context.Context, cs []*Company) (UpsertResult, error)
 	// CompanyByDomain returns ErrNotFound when no company has the domain.
 	CompanyByDomain(ctx context.Context, domain string) (*Company, error)
+	// CompanyByName returns the company whose name equals name, ignoring
+	// case; with namesakes, the one with most employees (then lowest id).
+	// ErrNotFound when none.
+	CompanyByName(ctx context.Context, name string) (*Company, error)
 	// CompanyByNetworkURL returns ErrNotFound when no company has the URL.
 	CompanyByNetworkURL(ctx context.Context, url string) (*Company, error)
 	// CompaniesByID returns the companies with those ids, in no order.

@@ -82,6 +82,7 @@ type Store interface {
 	SignalStore
 	EventStore
 	SettingStore
+	EmailLookupStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases connections.

@@ -57,6 +57,7 @@ func ErrorMessage(err error) string {
 var (
 	ErrNotFound            = &Error{Code: ENOTFOUND, Message: "not found"}
 	ErrConflict            = &Error{Code: EINVALID, Message: "already exists"}
-	ErrInsufficientCredits = &Error{Code: EINVALID, Message: "not enough credits remaining in this period"}
+	ErrInsufficientCredits = &Error{Code: ERATELIMIT, Message: "credit limit reached for this billing period"}
 	ErrQuotaExceeded       = &Error{Code: EINVALID, Message: "plan limit reached"}
+	ErrIdempotencyMismatch = &Error{Code: EINVALID, Message: "Idempotency-Key: already used with a different request body"}
 )

@@ -75,6 +75,17 @@ func (db *DB) CompanyByDomain(ctx context.Context, domain string) (*prospector.C
 	return scanCompany(db.pool.QueryRow(ctx, `SELECT `+companyColumns+` FROM companies WHERE domain = $1`, domain))
 }
 
+// CompanyByName returns ErrNotFound when no company has the name. The
+// WHERE clause repeats the indexed expression lower(name) so the
+// companies_name_lower index serves it.
+func (db *DB) CompanyByName(ctx context.Context, name string) (*prospector.Company, error) {
+	if name == "" {
+		return nil, prospector.ErrNotFound
+	}
+	return scanCompany(db.pool.QueryRow(ctx, `SELECT `+companyColumns+` FROM companies
+		WHERE lower(name) = lower($1) ORDER BY employee_count DESC NULLS LAST, id LIMIT 1`, name))
+}
+
 // CompanyByNetworkURL returns ErrNotFound for an unknown URL. Several
 // companies may share a URL: the first stored wins.
 func (db *DB) CompanyByNetworkURL(ctx context.Context, url string) (*prospector.Company, error) {

@@ -70,6 +70,18 @@ func (db *DB) CompanyByDomain(ctx context.Context, domain string) (*prospector.C
 	return scanCompany(db.read.QueryRowContext(ctx, `SELECT `+companyColumns+` FROM companies WHERE domain = ?`, domain))
 }
 
+// CompanyByName returns ErrNotFound when no company has the name. Case is
+// ignored for ASCII letters only: SQLite's lower() does not fold others.
+// The WHERE clause repeats the indexed expression lower(name) so the
+// companies_name_lower index serves it.
+func (db *DB) CompanyByName(ctx context.Context, name string) (*prospector.Company, error) {
+	if name == "" {
+		return nil, prospector.ErrNotFound
+	}
+	return scanCompany(db.read.QueryRowContext(ctx, `SELECT `+companyColumns+` FROM companies
+		WHERE lower(name) = lower(?) ORDER BY employee_count IS NULL, employee_count DESC, id LIMIT 1`, name))
+}
+
 // CompanyByNetworkURL returns ErrNotFound for an unknown URL.
 func (db *DB) CompanyByNetworkURL(ctx context.Context, url string) (*prospector.Company, error) {
 	if url == "" {

@@ -1,0 +1,124 @@
+package email
+
+import (
+	"sort"
+
+	"github.com/prospectorhq/prospector"
+)
+
+// pattern is a way a company builds local parts from folded names. The
+// constants are in prior order: how common each pattern is across
+// companies, which ranks patterns a domain gives no evidence about.
+type pattern int
+
+const (
+	patFirstDotLast   pattern = iota // first.last
+	patFLast                         // flast
+	patFirst                         // first
+	patFirstL                        // firstl
+	patFDotLast                      // f.last
+	patFirstUnderLast                // first_last
+	patFirstLast                     // firstlast
+	patLastF                         // lastf
+	patLastDotFirst                  // last.first
+	patLast                          // last
+	numPatterns
+)
+
+var patternNames = [numPatterns]string{
+	"first.last", "flast", "first", "firstl", "f.last",
+	"first_last", "firstlast", "lastf", "last.first", "last",
+}
+
+// String is the pattern's stable name, as the docs use it.
+func (p pattern) String() string { return patternNames[p] }
+
+// local builds the local part for folded names first and last. It
+// returns "" when the pattern needs a name that is missing: without a
+// last name only patFirst is possible.
+func (p pattern) local(first, last string) string {
+	if first == "" || last == "" && p != patFirst {
+		return ""
+	}
+	switch p {
+	case patFirstDotLast:
+		return first + "." + last
+	case patFLast:
+		return first[:1] + last
+	case patFirst:
+		return first
+	case patFirstL:
+		return first + last[:1]
+	case patFDotLast:
+		return first[:1] + "." + last
+	case patFirstUnderLast:
+		return first + "_" + last
+	case patFirstLast:
+		return first + last
+	case patLastF:
+		return last + first[:1]
+	case patLastDotFirst:
+		return last + "." + first
+	case patLast:
+		return last
+	}
+	return ""
+}
+
+// patternStats is what a domain's known addresses say about its pattern.
+type patternStats struct {
+	explained [numPatterns]int // known addresses each pattern produces
+	known     int              // personal addresses known at the domain
+}
+
+// share is the fraction of known addresses p explains, 0 with none known.
+func (s patternStats) share(p pattern) float64 {
+	if s.known == 0 {
+		return 0
+	}
+	return float64(s.explained[p]) / float64(s.known)
+}
+
+// evidence is share weighted by how many addresses back it, saturating
+// at ten: in 0..1, and 0 exactly when nothing supports p.
+func (s patternStats) evidence(p pattern) float64 {
+	return s.share(p) * float64(min(s.known, 10)) / 10
+}
+
+// inferPatterns counts, over the people's addresses at domain, which
+// patterns produce each local part from the person's names. Role
+// addresses and people without a usable first name tell nothing about
+// the personal pattern and are left out; each address counts once.
+func inferPatterns(people []*prospector.Person, domain string) patternStats {
+	var s patternStats
+	seen := make(map[string]bool)
+	for _, p := range people {
+		local, d, ok := parseAddress(p.Email)
+		if !ok || d != domain || isRole(local) || seen[local] {
+			continue
+		}
+		first, last := foldName(p.FirstName), foldName(p.LastName)
+		if first == "" {
+			continue
+		}
+		seen[local] = true
+		s.known++
+		for pat := range numPatterns {
+			if l := pat.local(first, last); l != "" && l == local {
+				s.explained[pat]++
+			}
+		}
+	}
+	return s
+}
+
+// rank orders the patterns by the share of known addresses they explain,
+// most first, then by prior order.
+func (s patternStats) rank() []pattern {
+	ps := make([]pattern, numPatterns)
+	for i := range ps {
+		ps[i] = pattern(i)
+	}
+	sort.SliceStable(ps, func(i, j int) bool { return s.explained[ps[i]] > s.explained[ps[j]] })
+	return ps
+}

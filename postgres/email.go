@@ -1,0 +1,122 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/prospectorhq/prospector"
+)
+
+const emailLookupColumns = `id, workspace_id, idempotency_key, request_hash, email, verified, confidence, credits, created_at`
+
+func scanEmailLookup(row pgx.Row) (*prospector.EmailLookup, error) {
+	var (
+		l   prospector.EmailLookup
+		key *string
+	)
+	err := row.Scan(&l.ID, &l.WorkspaceID, &key, &l.RequestHash, &l.Email, &l.Verified, &l.Confidence, &l.Credits, &l.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, prospector.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("postgres: scan email lookup: %w", err)
+	}
+	if key != nil {
+		l.IdempotencyKey = *key
+	}
+	l.CreatedAt = l.CreatedAt.UTC()
+	return &l, nil
+}
+
+// RecordEmailLookup stores l and charges its credits in one transaction.
+//
+// The transaction first locks the workspace row, which the charge would
+// lock anyway. Lookups of one workspace thus run one after another, and
+// under READ COMMITTED the key is read after the previous holder of the
+// lock committed: of two calls with the same key the second sees the
+// first's lookup and replays it. The unique (workspace_id,
+// idempotency_key) constraint backs this up. FOR NO KEY UPDATE is the
+// lock the UPDATE of credits_used takes; unlike FOR UPDATE it does not
+// block inserts elsewhere that reference the workspace. The ledger row
+// has no idempotency key, so the order of locks is always workspace
+// first, and ChargeCredits, which locks its ledger key before the
+// workspace, cannot wait on this in the opposite order. The period
+// roll-over runs before the transaction, as in ChargeCredits.
+func (db *DB) RecordEmailLookup(ctx context.Context, l *prospector.EmailLookup, now time.Time) (*prospector.EmailLookup, bool, error) {
+	if l.Credits < 0 {
+		return nil, false, fmt.Errorf("postgres: email lookup: negative credits %d", l.Credits)
+	}
+	if err := db.rollPeriod(ctx, l.WorkspaceID, now); err != nil {
+		return nil, false, err
+	}
+	var (
+		first    *prospector.EmailLookup
+		replayed bool
+	)
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		var id string
+		err := tx.QueryRow(ctx, `SELECT id FROM workspaces WHERE id = $1 FOR NO KEY UPDATE`, l.WorkspaceID).Scan(&id)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("postgres: workspace %s: %w", l.WorkspaceID, prospector.ErrNotFound)
+		}
+		if err != nil {
+			return fmt.Errorf("postgres: lock workspace: %w", err)
+		}
+		if l.IdempotencyKey != "" {
+			prev, err := scanEmailLookup(tx.QueryRow(ctx, `SELECT `+emailLookupColumns+` FROM email_lookups
+				WHERE workspace_id = $1 AND idempotency_key = $2`, l.WorkspaceID, l.IdempotencyKey))
+			switch {
+			case errors.Is(err, prospector.ErrNotFound):
+			case err != nil:
+				return err
+			case now.Sub(prev.CreatedAt) < prospector.IdempotencyWindow:
+				if prev.RequestHash != l.RequestHash {
+					return prospector.ErrIdempotencyMismatch
+				}
+				first, replayed = prev, true
+				return nil
+			default:
+				// Expired: the key is free again, but the old answer stays
+				// on record with what it cost.
+				if _, err := tx.Exec(ctx, `UPDATE email_lookups SET idempotency_key = NULL WHERE id = $1`, prev.ID); err != nil {
+					return fmt.Errorf("postgres: release idempotency key: %w", err)
+				}
+			}
+		}
+		rec := *l
+		rec.ID, rec.CreatedAt = prospector.NewID("eml"), now.UTC().Truncate(time.Microsecond)
+		if rec.Credits > 0 {
+			tag, err := tx.Exec(ctx, `UPDATE workspaces SET credits_used = credits_used + $1
+				WHERE id = $2 AND (credits_limit IS NULL OR credits_bypassed OR credits_used + $1 <= credits_limit)`,
+				rec.Credits, rec.WorkspaceID)
+			if err != nil {
+				return fmt.Errorf("postgres: spend credits: %w", err)
+			}
+			if tag.RowsAffected() == 0 {
+				return prospector.ErrInsufficientCredits
+			}
+			// The ledger's idempotency keys belong to ChargeCredits callers;
+			// the lookup's key is kept on the lookup only.
+			_, err = tx.Exec(ctx, `INSERT INTO credit_ledger (id, workspace_id, amount, reason, idempotency_key, created_at)
+				VALUES ($1, $2, $3, 'enrich_email', NULL, $4)`, prospector.NewID("chg"), rec.WorkspaceID, rec.Credits, rec.CreatedAt)
+			if err != nil {
+				return fmt.Errorf("postgres: write ledger: %w", err)
+			}
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO email_lookups (`+emailLookupColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+			rec.ID, rec.WorkspaceID, nullString(rec.IdempotencyKey), rec.RequestHash, rec.Email, rec.Verified,
+			rec.Confidence, rec.Credits, rec.CreatedAt)
+		if err != nil {
+			return fmt.Errorf("postgres: write email lookup: %w", err)
+		}
+		first = &rec
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return first, replayed, nil
+}

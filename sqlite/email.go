@@ -1,0 +1,101 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/prospectorhq/prospector"
+)
+
+const emailLookupColumns = `id, workspace_id, idempotency_key, request_hash, email, verified, confidence, credits, created_at`
+
+func scanEmailLookup(row rowScanner) (*prospector.EmailLookup, error) {
+	var (
+		l       prospector.EmailLookup
+		key     sql.NullString
+		created string
+	)
+	err := row.Scan(&l.ID, &l.WorkspaceID, &key, &l.RequestHash, &l.Email, &l.Verified, &l.Confidence, &l.Credits, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, prospector.ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: scan email lookup: %w", err)
+	}
+	l.IdempotencyKey, l.CreatedAt = key.String, parseTime(created)
+	return &l, nil
+}
+
+// RecordEmailLookup stores l and charges its credits in one write
+// transaction. The writer is a single BEGIN IMMEDIATE connection, so the
+// idempotency key is read and claimed with no other writer in between.
+func (db *DB) RecordEmailLookup(ctx context.Context, l *prospector.EmailLookup, now time.Time) (*prospector.EmailLookup, bool, error) {
+	if l.Credits < 0 {
+		return nil, false, fmt.Errorf("sqlite: email lookup: negative credits %d", l.Credits)
+	}
+	var (
+		first    *prospector.EmailLookup
+		replayed bool
+	)
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		if err := rollPeriod(ctx, tx, l.WorkspaceID, now); err != nil {
+			return err
+		}
+		if l.IdempotencyKey != "" {
+			prev, err := scanEmailLookup(tx.QueryRowContext(ctx, `SELECT `+emailLookupColumns+` FROM email_lookups
+				WHERE workspace_id = ? AND idempotency_key = ?`, l.WorkspaceID, l.IdempotencyKey))
+			switch {
+			case errors.Is(err, prospector.ErrNotFound):
+			case err != nil:
+				return err
+			case now.Sub(prev.CreatedAt) < prospector.IdempotencyWindow:
+				if prev.RequestHash != l.RequestHash {
+					return prospector.ErrIdempotencyMismatch
+				}
+				first, replayed = prev, true
+				return nil
+			default:
+				// Expired: the key is free again, but the old answer stays
+				// on record with what it cost.
+				if _, err := tx.ExecContext(ctx, `UPDATE email_lookups SET idempotency_key = NULL WHERE id = ?`, prev.ID); err != nil {
+					return fmt.Errorf("sqlite: release idempotency key: %w", err)
+				}
+			}
+		}
+		rec := *l
+		rec.ID, rec.CreatedAt = prospector.NewID("eml"), now.UTC()
+		if rec.Credits > 0 {
+			res, err := tx.ExecContext(ctx, `UPDATE workspaces SET credits_used = credits_used + ?
+				WHERE id = ? AND (credits_limit IS NULL OR credits_bypassed OR credits_used + ? <= credits_limit)`,
+				rec.Credits, rec.WorkspaceID, rec.Credits)
+			if err != nil {
+				return fmt.Errorf("sqlite: spend credits: %w", err)
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return prospector.ErrInsufficientCredits
+			}
+			// The ledger's idempotency keys belong to ChargeCredits callers;
+			// the lookup's key is kept on the lookup only.
+			_, err = tx.ExecContext(ctx, `INSERT INTO credit_ledger (id, workspace_id, amount, reason, idempotency_key, created_at)
+				VALUES (?, ?, ?, 'enrich_email', NULL, ?)`, prospector.NewID("chg"), rec.WorkspaceID, rec.Credits, formatTime(rec.CreatedAt))
+			if err != nil {
+				return fmt.Errorf("sqlite: write ledger: %w", err)
+			}
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO email_lookups (`+emailLookupColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			rec.ID, rec.WorkspaceID, nullString(rec.IdempotencyKey), rec.RequestHash, rec.Email, rec.Verified,
+			rec.Confidence, rec.Credits, formatTime(rec.CreatedAt))
+		if err != nil {
+			return fmt.Errorf("sqlite: write email lookup: %w", err)
+		}
+		first = &rec
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return first, replayed, nil
+}
