@@ -2,6 +2,7 @@ package prospector
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -74,4 +75,29 @@ type PersonStore interface {
 	// PersonIDsByKey maps those of the natural keys that are stored to
 	// their person ids.
 	PersonIDsByKey(ctx context.Context, keys []string) (map[string]int64, error)
+}
+
+// nameAffixes are the honorifics and suffixes SplitName drops.
+var nameAffixes = map[string]bool{
+	"mr": true, "mrs": true, "ms": true, "mx": true, "dr": true, "prof": true, "sir": true,
+	"jr": true, "sr": true, "ii": true, "iii": true, "iv": true, "phd": true, "md": true, "mba": true, "cpa": true,
+}
+
+// SplitName returns the first and last name of a full name, leaving out
+// honorifics, suffixes and middle names: "Dr. Ada M. Quill, PhD" is
+// "Ada", "Quill". A single word is a first name.
+func SplitName(full string) (first, last string) {
+	var words []string
+	for _, w := range strings.FieldsFunc(full, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' }) {
+		if !nameAffixes[strings.ToLower(strings.TrimSuffix(w, "."))] {
+			words = append(words, w)
+		}
+	}
+	switch len(words) {
+	case 0:
+		return "", ""
+	case 1:
+		return words[0], ""
+	}
+	return words[0], words[len(words)-1]
 }

@@ -25,6 +25,18 @@ type PersonQuery struct {
 	Places            []string
 	CompanySizes      []string
 	CompanyIndustries []string
+	// ExcludeTitles leaves out people whose title matches any phrase.
+	ExcludeTitles []string
+	// Locations matches people in any of the places (OR); empty means
+	// anywhere. It is a separate field group from Countries and Places.
+	Locations []Place
+}
+
+// Place is one location filter value: a country, a city or region name,
+// or both ("Austin, US").
+type Place struct {
+	Country string // ISO code, or "" for any country
+	Name    string // city or region words, or "" for the whole country
 }
 
 // SearchPosition is where a result walk stands: results come in rank
@@ -52,6 +64,9 @@ type Searcher interface {
 	CompanyCards(ids []int64) []*Company
 	// PersonCards does the same for people (as PersonStore.PersonCards).
 	PersonCards(ids []int64) []*Person
+	// CompanyPeople returns every person at the company matching q, in
+	// SearchPeople's order. q's company fields are ignored.
+	CompanyPeople(ctx context.Context, companyID int64, q PersonQuery) ([]int64, error)
 }
 
 // RevenueBands are the annual revenue bands (USD) a revenue filter takes.

@@ -6,13 +6,16 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/prospectorhq/prospector"
 	"github.com/prospectorhq/prospector/api"
+	"github.com/prospectorhq/prospector/email"
 	"github.com/prospectorhq/prospector/ratelimit"
 	"github.com/prospectorhq/prospector/search"
 	"github.com/prospectorhq/prospector/sqlite"
@@ -51,6 +54,9 @@ func newEnvOn(t *testing.T, st prospector.Store, opts ...option) *env {
 		Limiter:     ratelimit.NewMemory(),
 		KeyCacheTTL: time.Minute,
 		Version:     "test",
+		// SMTP probing is off, as on a fresh install: answers rest on
+		// the address patterns of the stored people.
+		Emails: email.New(email.Config{Resolver: mxResolver{}, People: st}),
 	}
 	for _, o := range opts {
 		o(&cfg)
@@ -100,17 +106,23 @@ type response struct {
 // against the OpenAPI document.
 func (e *env) do(method, path, key string, body any) response {
 	e.t.Helper()
-	return e.send(method, path, key, body, true)
+	return e.send(method, path, key, body, true, nil)
+}
+
+// doHeader is do with extra request headers.
+func (e *env) doHeader(method, path, key string, body any, header map[string]string) response {
+	e.t.Helper()
+	return e.send(method, path, key, body, true, header)
 }
 
 // doUndocumented is do for requests the document has no operation for
 // (unknown paths, wrong methods): there is nothing to validate against.
 func (e *env) doUndocumented(method, path, key string) response {
 	e.t.Helper()
-	return e.send(method, path, key, nil, false)
+	return e.send(method, path, key, nil, false, nil)
 }
 
-func (e *env) send(method, path, key string, body any, validate bool) response {
+func (e *env) send(method, path, key string, body any, validate bool, header map[string]string) response {
 	e.t.Helper()
 	var rd io.Reader
 	if body != nil {
@@ -123,6 +135,9 @@ func (e *env) send(method, path, key string, body any, validate bool) response {
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
 	}
 	rec := httptest.NewRecorder()
 	e.server.ServeHTTP(rec, req)
@@ -191,4 +206,19 @@ type apiConfig = api.Config
 func mustJSON(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b
+}
+
+// mxResolver is the stub DNS of the API tests: every domain has one mail
+// exchanger, except domains under nomail.example, which do not exist.
+type mxResolver struct{ host string }
+
+func (r mxResolver) LookupMX(_ context.Context, name string) ([]*net.MX, error) {
+	if strings.HasSuffix(name, "nomail.example") {
+		return nil, &net.DNSError{Err: "no such host", Name: name, IsNotFound: true}
+	}
+	host := r.host
+	if host == "" {
+		host = "mx." + name + "."
+	}
+	return []*net.MX{{Host: host, Pref: 10}}, nil
 }

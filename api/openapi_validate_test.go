@@ -242,8 +242,9 @@ var validOpenAPISamples = []openAPISample{
 	{"POST", "/api/v1/contacts/employee-finder", 200, `{"data":{"items":[` + oasSampleContact + `],` +
 		`"pagination":{"page":1,"per_page":25,"total":1,"has_more":false,"next_page":null}}}`},
 	{"POST", "/api/v1/contacts/waterfall-icp", 200, `{"data":{"matched":true,"matched_tier":2,"matched_role":"budget_owner",` +
-		`"items":[` + oasSampleContact + `],"waterfall":[{"tier":1,"role":"decision_maker","status":"not_matched","result_count":0},` +
-		`{"tier":2,"role":"budget_owner","status":"matched","result_count":1}]}}`},
+		`"items":[` + oasSampleContact + `],"waterfall":[{"tier":1,"role":"decision_maker","status":"not_matched","result_count":0,"evaluated":true},` +
+		`{"tier":2,"role":"budget_owner","status":"matched","result_count":1,"evaluated":true},` +
+		`{"tier":3,"role":"influencer","status":"not_matched","result_count":0,"evaluated":false}]}}`},
 	{"POST", "/api/v1/enrich/email", 200, `{"data":{"email":"","verified":false,"confidence":0}}`},
 	{"POST", "/api/v1/signals/bulk", 200, `{"data":{"acme.com":[` + oasSampleSignal + `],"x.io":[]}}`},
 	{"GET", "/api/v1/signals/company/acme.com", 200, `{"data":[` + oasSampleSignal + `]}`},

@@ -32,6 +32,10 @@ func (s *Server) routeList() []route {
 		{"POST /api/v1/discover/people", authenticated, s.discoverPeople},
 		{"POST /api/v1/search/companies", authenticated, s.searchCompanies},
 		{"POST /api/v1/search/people", authenticated, s.searchPeople},
+		{"POST /api/v1/contacts/find", authenticated, s.findContacts},
+		{"POST /api/v1/contacts/employee-finder", authenticated, s.employeeFinder},
+		{"POST /api/v1/contacts/waterfall-icp", authenticated, s.waterfallICP},
+		{"POST /api/v1/enrich/email", authenticated, s.enrichEmail},
 		{"GET /api/v1/health", open, s.health},
 		{"GET /api/v1/openapi.json", open, s.openAPI},
 	}

@@ -37,6 +37,8 @@ type Config struct {
 	// CursorKey signs search cursors; every node of a deployment must
 	// share it (main keeps it in the store's settings).
 	CursorKey []byte
+	// Emails finds and verifies addresses for enrich/email (required).
+	Emails prospector.EmailFinder
 }
 
 // Server serves the API. It keeps no state between requests but the key
@@ -62,6 +64,7 @@ type Server struct {
 	requestIDs         *requestIDs
 	searcher           prospector.Searcher
 	cursorKey          []byte
+	emails             prospector.EmailFinder
 }
 
 // NewServer builds the server and its routes.
@@ -69,7 +72,7 @@ func NewServer(cfg Config) *Server {
 	s := &Server{
 		store: cfg.Store, logger: cfg.Logger, limiter: cfg.Limiter, limMode: cfg.LimiterMode,
 		degraded: cfg.Degraded, tierRates: cfg.TierRates, version: cfg.Version, now: cfg.Now, registry: cfg.Registry,
-		searcher: cfg.Searcher, cursorKey: cfg.CursorKey,
+		searcher: cfg.Searcher, cursorKey: cfg.CursorKey, emails: cfg.Emails,
 	}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)

@@ -99,8 +99,21 @@ func (ix *Index) SearchPeople(ctx context.Context, q prospector.PersonQuery, fro
 	if len(q.CompanyIndustries) > 0 {
 		add(ix.anyOf(pc, fCoIndustr, lower(q.CompanyIndustries)))
 	}
-	return walk(ctx, plan{fields: fields, all: ix.peopleAll, counted: counted, shift: personTierShift,
-		exact: ix.exactCounts(p.name+fTitle, q.Titles, counted)}, from, limit)
+	if len(q.Locations) > 0 {
+		var bs []*roaring.Bitmap
+		for _, c := range placeClauses(p, q.Locations) {
+			if !c.never {
+				bs = append(bs, and(nil, c.all))
+			}
+		}
+		add(union(bs))
+	}
+	pl := plan{fields: fields, all: ix.peopleAll, counted: counted, shift: personTierShift,
+		exact: ix.exactCounts(p.name+fTitle, q.Titles, counted)}
+	if len(q.ExcludeTitles) > 0 {
+		pl.not = union(ix.phrases(p, fTitle, q.ExcludeTitles, titleTokens))
+	}
+	return walk(ctx, pl, from, limit)
 }
 
 // anyOf is the union of a field's values, from the filter cache when

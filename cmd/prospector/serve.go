@@ -14,6 +14,7 @@ import (
 	"github.com/prospectorhq/prospector"
 	"github.com/prospectorhq/prospector/api"
 	"github.com/prospectorhq/prospector/demo"
+	"github.com/prospectorhq/prospector/email"
 	"github.com/prospectorhq/prospector/ratelimit"
 	"github.com/prospectorhq/prospector/search"
 	"github.com/spf13/cobra"
@@ -30,6 +31,7 @@ type serveOptions struct {
 	logLevel        string
 	demoPeople      int
 	indexPoll       time.Duration
+	smtp            email.SMTPConfig
 }
 
 func newServeCommand(e *env, so *storeOptions) *cobra.Command {
@@ -62,6 +64,12 @@ SIGINT or SIGTERM stops accepting connections, drains in-flight requests
 	f.DurationVar(&o.indexPoll, "index-poll", time.Second, "how often the search index reads writes made by other processes and nodes")
 	f.IntVar(&o.demoPeople, "demo-people", demoPeople, "people in the demo dataset loaded on an empty store (companies: a tenth, at most 2,000)")
 	_ = f.MarkHidden("demo-people") // for tests and small machines
+	f.BoolVar(&o.smtp.Enabled, "smtp-probe", false, "verify addresses over SMTP (RCPT TO, never DATA); most networks block outbound port 25, so it is off by default and answers rest on address patterns (or $PROSPECTOR_SMTP_PROBE=1)")
+	f.StringVar(&o.smtp.HeloName, "smtp-helo", "localhost", "EHLO name for SMTP probes: use a name that resolves to this host")
+	f.StringVar(&o.smtp.MailFrom, "smtp-from", "", "MAIL FROM address for SMTP probes (default verify@<smtp-helo>)")
+	f.IntVar(&o.smtp.Port, "smtp-port", 25, "SMTP port of mail exchangers")
+	f.DurationVar(&o.smtp.CommandTimeout, "smtp-timeout", 10*time.Second, "timeout of each SMTP command; a timeout means unknown, never invalid")
+	f.IntVar(&o.smtp.PerDomain, "smtp-per-domain", 2, "concurrent SMTP sessions per domain")
 	return cmd
 }
 
@@ -94,6 +102,10 @@ func serve(ctx context.Context, e *env, so *storeOptions, o serveOptions) error 
 	}
 	cfg := api.Config{Store: st, Logger: logger, TierRates: rates, KeyCacheTTL: o.keyCacheTTL, Version: version,
 		Searcher: ix, CursorKey: key}
+	if e.getenv("PROSPECTOR_SMTP_PROBE") == "1" {
+		o.smtp.Enabled = true
+	}
+	cfg.Emails = email.New(email.Config{Resolver: net.DefaultResolver, People: st, SMTP: o.smtp})
 	if o.rateLimit {
 		if o.redisURL == "" {
 			o.redisURL = e.getenv("PROSPECTOR_REDIS_URL")
