@@ -107,7 +107,9 @@ func (s *Server) companyHook(ctx context.Context, co *prospector.Company) (strin
 		}
 		return fmt.Sprintf("%s just raised %s, so budgets are being set now", co.Name, what), nil
 	}
-	sigs, err := s.store.SignalsByCompany(ctx, co.ID, 20)
+	// Newest first: the read stops well past the window for any company
+	// but the noisiest, whose older triggers matter least.
+	sigs, err := s.store.SignalsByCompany(ctx, co.ID, 200)
 	if err != nil {
 		return "", fmt.Errorf("contacts: read signals: %w", err)
 	}

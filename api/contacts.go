@@ -1,7 +1,6 @@
 package api
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 
@@ -164,32 +163,27 @@ func (s *Server) employeeFinder(w http.ResponseWriter, r *http.Request) error {
 }
 
 // places reads a list of locations: ISO codes, country names, places
-// ("Austin", "Berlin, Germany") or WORLD, which lifts the restriction.
+// ("Austin", "Berlin, Germany") or WORLD, which lifts the restriction
+// (every value is still checked). Two letters are always an ISO code.
 func places(field string, vs []string) ([]prospector.Place, error) {
-	vs, err := checkList(field, vs)
-	if err != nil {
-		return nil, err
-	}
 	var out []prospector.Place
-	for i, v := range vs {
-		name := fmt.Sprintf("%s[%d]", field, i)
-		if strings.EqualFold(v, taxonomy.WorldCode) {
-			return nil, nil
-		}
+	world := false
+	_, err := normList(field, vs, func(name, v string) (string, error) {
 		if len(v) == 2 {
 			code, ok := taxonomy.NormalizeCountry(strings.ToUpper(v))
-			if !ok {
-				return nil, filterErr(name, "unknown country code %q: use an ISO 3166-1 alpha-2 code, a country or place name, or WORLD", v)
+			if !ok || code == taxonomy.WorldCode {
+				return "", filterErr(name, "unknown country code %q: use an ISO 3166-1 alpha-2 code, a country or place name, or WORLD", v)
 			}
 			out = append(out, prospector.Place{Country: code})
-			continue
+			return v, nil
 		}
 		countries, ps, _, err := location(name, v)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		if len(countries) == 0 && len(ps) == 0 {
-			return nil, nil // a spelling of WORLD
+			world = true // a spelling of WORLD
+			return v, nil
 		}
 		p := prospector.Place{}
 		if len(countries) > 0 {
@@ -199,6 +193,10 @@ func places(field string, vs []string) ([]prospector.Place, error) {
 			p.Name = ps[0]
 		}
 		out = append(out, p)
+		return v, nil
+	})
+	if err != nil || world {
+		return nil, err
 	}
 	return out, nil
 }

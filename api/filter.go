@@ -30,14 +30,27 @@ func str(p *string) string {
 // is kept once: counted twice, it would rank the rows matching it above
 // rows matching more of the request.
 func checkList(field string, vs []string) ([]string, error) {
+	return normList(field, vs, func(_, v string) (string, error) { return v, nil })
+}
+
+// normList is checkList with each value validated and normalised by norm,
+// which gets the value's name with its index in the request (field[i]).
+// Repeats are dropped after normalising, so aliases of one value count
+// once and an error names the position the caller sent.
+func normList(field string, vs []string, norm func(name, v string) (string, error)) ([]string, error) {
 	if len(vs) > maxFilterValues {
 		return nil, filterErr(field, "at most %d values", maxFilterValues)
 	}
 	out := make([]string, 0, len(vs))
 	for i, v := range vs {
+		name := fmt.Sprintf("%s[%d]", field, i)
 		v = strings.TrimSpace(v)
 		if v == "" {
-			return nil, filterErr(fmt.Sprintf("%s[%d]", field, i), "must not be empty")
+			return nil, filterErr(name, "must not be empty")
+		}
+		v, err := norm(name, v)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, v)
 	}
@@ -45,18 +58,13 @@ func checkList(field string, vs []string) ([]string, error) {
 }
 
 func industries(field string, vs []string) ([]string, error) {
-	vs, err := checkList(field, vs)
-	if err != nil {
-		return nil, err
-	}
-	for i, v := range vs {
+	return normList(field, vs, func(name, v string) (string, error) {
 		canonical, ok := taxonomy.NormalizeIndustry(v)
 		if !ok {
-			return nil, filterErr(fmt.Sprintf("%s[%d]", field, i), "unknown industry %q: use a label of the industry taxonomy or an alias such as saas, fintech, healthcare", v)
+			return "", filterErr(name, "unknown industry %q: use a label of the industry taxonomy or an alias such as saas, fintech, healthcare", v)
 		}
-		vs[i] = canonical
-	}
-	return vs, nil
+		return canonical, nil
+	})
 }
 
 func industry(field, v string) ([]string, error) {
@@ -71,16 +79,12 @@ func industry(field, v string) ([]string, error) {
 }
 
 func sizes(field string, vs []string) ([]string, error) {
-	vs, err := checkList(field, vs)
-	if err != nil {
-		return nil, err
-	}
-	for i, v := range vs {
+	return normList(field, vs, func(name, v string) (string, error) {
 		if !taxonomy.ValidEmployeeRange(v) {
-			return nil, filterErr(fmt.Sprintf("%s[%d]", field, i), "unknown size bucket %q: use one of %s", v, strings.Join(taxonomy.EmployeeRanges(), ", "))
+			return "", filterErr(name, "unknown size bucket %q: use one of %s", v, strings.Join(taxonomy.EmployeeRanges(), ", "))
 		}
-	}
-	return vs, nil
+		return v, nil
+	})
 }
 
 func size(field, v string) ([]string, error) {
@@ -96,21 +100,26 @@ func size(field, v string) ([]string, error) {
 // countryCodes reads a list of ISO codes or WORLD; world reports whether
 // WORLD (any country) was among them.
 func countryCodes(field string, vs []string) (codes []string, world bool, err error) {
-	vs, err = checkList(field, vs)
-	if err != nil {
-		return nil, false, err
-	}
-	for i, v := range vs {
+	vs, err = normList(field, vs, func(name, v string) (string, error) {
 		up := strings.ToUpper(v)
 		if up == taxonomy.WorldCode {
-			world = true
-			continue
+			return up, nil
 		}
 		code, ok := taxonomy.NormalizeCountry(up)
 		if len(up) != 2 || !ok || code != up {
-			return nil, false, filterErr(fmt.Sprintf("%s[%d]", field, i), "unknown country code %q: use an ISO 3166-1 alpha-2 code or WORLD", v)
+			return "", filterErr(name, "unknown country code %q: use an ISO 3166-1 alpha-2 code or WORLD", v)
 		}
-		codes = append(codes, code)
+		return code, nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	for _, v := range vs {
+		if v == taxonomy.WorldCode {
+			world = true
+		} else {
+			codes = append(codes, v)
+		}
 	}
 	return codes, world, nil
 }
@@ -154,33 +163,23 @@ func revenue(field, v string) ([]string, error) {
 }
 
 func levels(field string, vs []string) ([]string, error) {
-	vs, err := checkList(field, vs)
-	if err != nil {
-		return nil, err
-	}
-	for i, v := range vs {
+	return normList(field, vs, func(name, v string) (string, error) {
 		l, ok := taxonomy.NormalizeJobLevel(v)
 		if !ok {
-			return nil, filterErr(fmt.Sprintf("%s[%d]", field, i), "unknown job level %q: use one of %s", v, strings.Join(taxonomy.JobLevels(), ", "))
+			return "", filterErr(name, "unknown job level %q: use one of %s", v, strings.Join(taxonomy.JobLevels(), ", "))
 		}
-		vs[i] = l
-	}
-	return vs, nil
+		return l, nil
+	})
 }
 
 func functions(field string, vs []string) ([]string, error) {
-	vs, err := checkList(field, vs)
-	if err != nil {
-		return nil, err
-	}
-	for i, v := range vs {
+	return normList(field, vs, func(name, v string) (string, error) {
 		f, ok := taxonomy.NormalizeJobFunction(v)
 		if !ok {
-			return nil, filterErr(fmt.Sprintf("%s[%d]", field, i), "unknown job function %q: use one of %s", v, strings.Join(taxonomy.JobFunctions(), ", "))
+			return "", filterErr(name, "unknown job function %q: use one of %s", v, strings.Join(taxonomy.JobFunctions(), ", "))
 		}
-		vs[i] = f
-	}
-	return vs, nil
+		return f, nil
+	})
 }
 
 // maxResults applies the contract's 1..100 bound, default 100.
