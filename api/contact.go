@@ -91,12 +91,14 @@ const recentWindow = 90 * 24 * time.Hour
 // freshest funding, hiring, news or technology signal of the last 90
 // days, or "" when there is none.
 func (s *Server) companyHook(ctx context.Context, co *prospector.Company) (string, error) {
+	// The newest event of each kind is read and its age checked here: a
+	// time bound in the query would cost more than the row.
 	since := s.now().Add(-recentWindow)
-	fin, err := s.store.FinancingEvents(ctx, prospector.EventFilter{CompanyID: co.ID, From: &since, Limit: 1})
+	fin, err := s.store.FinancingEvents(ctx, prospector.EventFilter{CompanyID: co.ID, Limit: 1})
 	if err != nil {
 		return "", fmt.Errorf("contacts: read financing events: %w", err)
 	}
-	if len(fin) > 0 {
+	if len(fin) > 0 && fin[0].FoundAt.After(since) {
 		e := fin[0]
 		what := e.FinancingType
 		if what == "" {
@@ -107,9 +109,9 @@ func (s *Server) companyHook(ctx context.Context, co *prospector.Company) (strin
 		}
 		return fmt.Sprintf("%s just raised %s, so budgets are being set now", co.Name, what), nil
 	}
-	// Newest first: the read stops well past the window for any company
-	// but the noisiest, whose older triggers matter least.
-	sigs, err := s.store.SignalsByCompany(ctx, co.ID, 200)
+	// Newest first: the read reaches past the window for any company but
+	// the noisiest, whose older triggers matter least.
+	sigs, err := s.store.SignalsByCompany(ctx, co.ID, 50)
 	if err != nil {
 		return "", fmt.Errorf("contacts: read signals: %w", err)
 	}
@@ -125,11 +127,11 @@ func (s *Server) companyHook(ctx context.Context, co *prospector.Company) (strin
 	if sg := best["company_hiring"]; sg != nil {
 		return fmt.Sprintf("%s is hiring (%s), so the team is growing and processes are changing", co.Name, sg.Title), nil
 	}
-	news, err := s.store.NewsEvents(ctx, prospector.EventFilter{CompanyID: co.ID, From: &since, Limit: 1})
+	news, err := s.store.NewsEvents(ctx, prospector.EventFilter{CompanyID: co.ID, Limit: 1})
 	if err != nil {
 		return "", fmt.Errorf("contacts: read news events: %w", err)
 	}
-	if len(news) > 0 {
+	if len(news) > 0 && news[0].FoundAt.After(since) {
 		what := news[0].EventType
 		if sum := news[0].Attributes.Summary; sum != nil && *sum != "" {
 			what = *sum

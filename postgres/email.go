@@ -40,10 +40,9 @@ func scanEmailLookup(row pgx.Row) (*prospector.EmailLookup, error) {
 // first's lookup and replays it. The unique (workspace_id,
 // idempotency_key) constraint backs this up. FOR NO KEY UPDATE is the
 // lock the UPDATE of credits_used takes; unlike FOR UPDATE it does not
-// block inserts elsewhere that reference the workspace. The ledger row
-// has no idempotency key, so the order of locks is always workspace
-// first, and ChargeCredits, which locks its ledger key before the
-// workspace, cannot wait on this in the opposite order. The period
+// block inserts elsewhere that reference the workspace. The lookup row
+// is the record of the charge (no ledger row), so the only lock taken
+// is the workspace's. The period
 // roll-over runs before the transaction, as in ChargeCredits.
 func (db *DB) RecordEmailLookup(ctx context.Context, l *prospector.EmailLookup, now time.Time) (*prospector.EmailLookup, bool, error) {
 	if l.Credits < 0 {
@@ -81,7 +80,8 @@ func (db *DB) RecordEmailLookup(ctx context.Context, l *prospector.EmailLookup, 
 			default:
 				// Expired: the key is free again, but the old answer stays
 				// on record with what it cost.
-				if _, err := tx.Exec(ctx, `UPDATE email_lookups SET idempotency_key = NULL WHERE id = $1`, prev.ID); err != nil {
+				if _, err := tx.Exec(ctx, `UPDATE email_lookups SET idempotency_key = NULL
+					WHERE workspace_id = $1 AND idempotency_key = $2`, l.WorkspaceID, l.IdempotencyKey); err != nil {
 					return fmt.Errorf("postgres: release idempotency key: %w", err)
 				}
 			}
@@ -97,13 +97,6 @@ func (db *DB) RecordEmailLookup(ctx context.Context, l *prospector.EmailLookup, 
 			}
 			if tag.RowsAffected() == 0 {
 				return prospector.ErrInsufficientCredits
-			}
-			// The ledger's idempotency keys belong to ChargeCredits callers;
-			// the lookup's key is kept on the lookup only.
-			_, err = tx.Exec(ctx, `INSERT INTO credit_ledger (id, workspace_id, amount, reason, idempotency_key, created_at)
-				VALUES ($1, $2, $3, 'enrich_email', NULL, $4)`, prospector.NewID("chg"), rec.WorkspaceID, rec.Credits, rec.CreatedAt)
-			if err != nil {
-				return fmt.Errorf("postgres: write ledger: %w", err)
 			}
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO email_lookups (`+emailLookupColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,

@@ -67,7 +67,7 @@ func scanCompany(row rowScanner) (*prospector.Company, error) {
 
 // CompanyByDomain returns ErrNotFound for an unknown domain.
 func (db *DB) CompanyByDomain(ctx context.Context, domain string) (*prospector.Company, error) {
-	return scanCompany(db.read.QueryRowContext(ctx, `SELECT `+companyColumns+` FROM companies WHERE domain = ?`, domain))
+	return scanCompany(db.row(ctx, `SELECT `+companyColumns+` FROM companies WHERE domain = ?`, domain))
 }
 
 // CompanyByName returns ErrNotFound when no company has the name. Case is
@@ -78,7 +78,7 @@ func (db *DB) CompanyByName(ctx context.Context, name string) (*prospector.Compa
 	if name == "" {
 		return nil, prospector.ErrNotFound
 	}
-	return scanCompany(db.read.QueryRowContext(ctx, `SELECT `+companyColumns+` FROM companies
+	return scanCompany(db.row(ctx, `SELECT `+companyColumns+` FROM companies
 		WHERE lower(name) = lower(?) ORDER BY employee_count IS NULL, employee_count DESC, id LIMIT 1`, name))
 }
 
@@ -87,7 +87,7 @@ func (db *DB) CompanyByNetworkURL(ctx context.Context, url string) (*prospector.
 	if url == "" {
 		return nil, prospector.ErrNotFound
 	}
-	return scanCompany(db.read.QueryRowContext(ctx, `SELECT `+companyColumns+` FROM companies
+	return scanCompany(db.row(ctx, `SELECT `+companyColumns+` FROM companies
 		WHERE network_url = ? ORDER BY id LIMIT 1`, url))
 }
 

@@ -10,12 +10,26 @@ import (
 	"github.com/prospectorhq/prospector"
 )
 
+const (
+	qReadPeriod = `SELECT period_start, period_end FROM workspaces WHERE id = ?`
+	qRollPeriod = `UPDATE workspaces SET period_start = ?, period_end = ?, credits_used = 0
+		WHERE id = ? AND period_end = ?`
+	qSpendCredits = `UPDATE workspaces SET credits_used = credits_used + ?
+		WHERE id = ? AND (credits_limit IS NULL OR credits_bypassed OR credits_used + ? <= credits_limit)`
+	qWriteLedger = `INSERT INTO credit_ledger (id, workspace_id, amount, reason, idempotency_key, created_at)
+		VALUES (?, ?, ?, ?, ?, ?)`
+)
+
 // rollPeriod starts a new billing period when the stored one has ended.
 // The UPDATE is conditional on the old end, so it is applied once however
 // many callers race here.
-func rollPeriod(ctx context.Context, tx *sql.Tx, workspaceID string, now time.Time) error {
+func (db *DB) rollPeriod(ctx context.Context, tx *sql.Tx, workspaceID string, now time.Time) error {
+	read, err := txStmt(ctx, db, tx, qReadPeriod)
+	if err != nil {
+		return err
+	}
 	var start, end string
-	err := tx.QueryRowContext(ctx, `SELECT period_start, period_end FROM workspaces WHERE id = ?`, workspaceID).Scan(&start, &end)
+	err = read.QueryRowContext(ctx, workspaceID).Scan(&start, &end)
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("sqlite: workspace %s: %w", workspaceID, prospector.ErrNotFound)
 	}
@@ -26,8 +40,7 @@ func rollPeriod(ctx context.Context, tx *sql.Tx, workspaceID string, now time.Ti
 		return nil
 	}
 	newStart, newEnd := prospector.BillingPeriod(parseTime(start), now)
-	_, err = tx.ExecContext(ctx, `UPDATE workspaces SET period_start = ?, period_end = ?, credits_used = 0
-		WHERE id = ? AND period_end = ?`, formatTime(newStart), formatTime(newEnd), workspaceID, end)
+	_, err = tx.ExecContext(ctx, qRollPeriod, formatTime(newStart), formatTime(newEnd), workspaceID, end)
 	if err != nil {
 		return fmt.Errorf("sqlite: roll period: %w", err)
 	}
@@ -41,7 +54,7 @@ func (db *DB) CreditUsage(ctx context.Context, workspaceID string, now time.Time
 	if err != nil || now.Before(u.PeriodEnd) {
 		return u, err
 	}
-	if err := db.tx(ctx, func(tx *sql.Tx) error { return rollPeriod(ctx, tx, workspaceID, now) }); err != nil {
+	if err := db.tx(ctx, func(tx *sql.Tx) error { return db.rollPeriod(ctx, tx, workspaceID, now) }); err != nil {
 		return nil, err
 	}
 	return db.readUsage(ctx, workspaceID)
@@ -50,7 +63,7 @@ func (db *DB) CreditUsage(ctx context.Context, workspaceID string, now time.Time
 func (db *DB) readUsage(ctx context.Context, workspaceID string) (*prospector.CreditUsage, error) {
 	var u prospector.CreditUsage
 	s := workspaceScanTargets()
-	err := db.read.QueryRowContext(ctx, `SELECT `+workspaceColumns+`, credits_used, radars_used, network_accounts_used
+	err := db.row(ctx, `SELECT `+workspaceColumns+`, credits_used, radars_used, network_accounts_used
 		FROM workspaces WHERE id = ?`, workspaceID).
 		Scan(append(s.targets(), &u.CreditsUsed, &u.Radars.Used, &u.NetworkAccounts.Used)...)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -72,7 +85,7 @@ func (db *DB) ChargeCredits(ctx context.Context, c *prospector.Charge, now time.
 	}
 	replayed := false
 	err := db.tx(ctx, func(tx *sql.Tx) error {
-		if err := rollPeriod(ctx, tx, c.WorkspaceID, now); err != nil {
+		if err := db.rollPeriod(ctx, tx, c.WorkspaceID, now); err != nil {
 			return err
 		}
 		if c.IdempotencyKey != "" {
@@ -88,9 +101,7 @@ func (db *DB) ChargeCredits(ctx context.Context, c *prospector.Charge, now time.
 				return fmt.Errorf("sqlite: read ledger: %w", err)
 			}
 		}
-		res, err := tx.ExecContext(ctx, `UPDATE workspaces SET credits_used = credits_used + ?
-			WHERE id = ? AND (credits_limit IS NULL OR credits_bypassed OR credits_used + ? <= credits_limit)`,
-			c.Amount, c.WorkspaceID, c.Amount)
+		res, err := tx.ExecContext(ctx, qSpendCredits, c.Amount, c.WorkspaceID, c.Amount)
 		if err != nil {
 			return fmt.Errorf("sqlite: spend credits: %w", err)
 		}
@@ -98,8 +109,7 @@ func (db *DB) ChargeCredits(ctx context.Context, c *prospector.Charge, now time.
 			return prospector.ErrInsufficientCredits
 		}
 		c.ID, c.CreatedAt = prospector.NewID("chg"), now.UTC()
-		_, err = tx.ExecContext(ctx, `INSERT INTO credit_ledger (id, workspace_id, amount, reason, idempotency_key, created_at)
-			VALUES (?, ?, ?, ?, ?, ?)`, c.ID, c.WorkspaceID, c.Amount, c.Reason, nullString(c.IdempotencyKey), formatTime(c.CreatedAt))
+		_, err = tx.ExecContext(ctx, qWriteLedger, c.ID, c.WorkspaceID, c.Amount, c.Reason, nullString(c.IdempotencyKey), formatTime(c.CreatedAt))
 		if err != nil {
 			return fmt.Errorf("sqlite: write ledger: %w", err)
 		}

@@ -32,6 +32,7 @@ type DB struct {
 	stopCkpt context.CancelFunc
 	ckptDone chan struct{}
 	stmts    sync.Map // query -> *sql.Stmt on the reader pool
+	wstmts   sync.Map // query -> *sql.Stmt on the writer
 }
 
 var _ prospector.Store = (*DB)(nil)
@@ -129,10 +130,12 @@ func (db *DB) Close() error {
 		_, _ = db.ckpt.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
 		err = db.ckpt.Close()
 	}
-	db.stmts.Range(func(_, s any) bool {
-		s.(*sql.Stmt).Close()
-		return true
-	})
+	for _, m := range []*sync.Map{&db.stmts, &db.wstmts} {
+		m.Range(func(_, s any) bool {
+			s.(*sql.Stmt).Close()
+			return true
+		})
+	}
 	if db.read != nil {
 		if rerr := db.read.Close(); rerr != nil && err == nil {
 			err = rerr

@@ -10,7 +10,10 @@ import (
 	"github.com/prospectorhq/prospector"
 )
 
-const emailLookupColumns = `id, workspace_id, idempotency_key, request_hash, email, verified, confidence, credits, created_at`
+const (
+	emailLookupColumns = `id, workspace_id, idempotency_key, request_hash, email, verified, confidence, credits, created_at`
+	qInsertLookup      = `INSERT INTO email_lookups (` + emailLookupColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+)
 
 func scanEmailLookup(row rowScanner) (*prospector.EmailLookup, error) {
 	var (
@@ -40,8 +43,15 @@ func (db *DB) RecordEmailLookup(ctx context.Context, l *prospector.EmailLookup, 
 		first    *prospector.EmailLookup
 		replayed bool
 	)
+	if err := db.writeStmts(ctx, qReadPeriod, qSpendCredits, qInsertLookup); err != nil {
+		return nil, false, err
+	}
+	stmt := func(tx *sql.Tx, q string) *sql.Stmt {
+		s, _ := txStmt(ctx, db, tx, q) // prepared above: never fails
+		return s
+	}
 	err := db.tx(ctx, func(tx *sql.Tx) error {
-		if err := rollPeriod(ctx, tx, l.WorkspaceID, now); err != nil {
+		if err := db.rollPeriod(ctx, tx, l.WorkspaceID, now); err != nil {
 			return err
 		}
 		if l.IdempotencyKey != "" {
@@ -60,7 +70,8 @@ func (db *DB) RecordEmailLookup(ctx context.Context, l *prospector.EmailLookup, 
 			default:
 				// Expired: the key is free again, but the old answer stays
 				// on record with what it cost.
-				if _, err := tx.ExecContext(ctx, `UPDATE email_lookups SET idempotency_key = NULL WHERE id = ?`, prev.ID); err != nil {
+				if _, err := tx.ExecContext(ctx, `UPDATE email_lookups SET idempotency_key = NULL
+					WHERE workspace_id = ? AND idempotency_key = ?`, l.WorkspaceID, l.IdempotencyKey); err != nil {
 					return fmt.Errorf("sqlite: release idempotency key: %w", err)
 				}
 			}
@@ -68,25 +79,15 @@ func (db *DB) RecordEmailLookup(ctx context.Context, l *prospector.EmailLookup, 
 		rec := *l
 		rec.ID, rec.CreatedAt = prospector.NewID("eml"), now.UTC()
 		if rec.Credits > 0 {
-			res, err := tx.ExecContext(ctx, `UPDATE workspaces SET credits_used = credits_used + ?
-				WHERE id = ? AND (credits_limit IS NULL OR credits_bypassed OR credits_used + ? <= credits_limit)`,
-				rec.Credits, rec.WorkspaceID, rec.Credits)
+			res, err := stmt(tx, qSpendCredits).ExecContext(ctx, rec.Credits, rec.WorkspaceID, rec.Credits)
 			if err != nil {
 				return fmt.Errorf("sqlite: spend credits: %w", err)
 			}
 			if n, _ := res.RowsAffected(); n == 0 {
 				return prospector.ErrInsufficientCredits
 			}
-			// The ledger's idempotency keys belong to ChargeCredits callers;
-			// the lookup's key is kept on the lookup only.
-			_, err = tx.ExecContext(ctx, `INSERT INTO credit_ledger (id, workspace_id, amount, reason, idempotency_key, created_at)
-				VALUES (?, ?, ?, 'enrich_email', NULL, ?)`, prospector.NewID("chg"), rec.WorkspaceID, rec.Credits, formatTime(rec.CreatedAt))
-			if err != nil {
-				return fmt.Errorf("sqlite: write ledger: %w", err)
-			}
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO email_lookups (`+emailLookupColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			rec.ID, rec.WorkspaceID, nullString(rec.IdempotencyKey), rec.RequestHash, rec.Email, rec.Verified,
+		_, err := stmt(tx, qInsertLookup).ExecContext(ctx, rec.ID, rec.WorkspaceID, nullString(rec.IdempotencyKey), rec.RequestHash, rec.Email, rec.Verified,
 			rec.Confidence, rec.Credits, formatTime(rec.CreatedAt))
 		if err != nil {
 			return fmt.Errorf("sqlite: write email lookup: %w", err)

@@ -99,8 +99,8 @@ func eventWhere(f prospector.EventFilter) (string, []any) {
 // NewsEvents returns a company's news events, newest first.
 func (db *DB) NewsEvents(ctx context.Context, f prospector.EventFilter) ([]*prospector.NewsEvent, error) {
 	where, args := eventWhere(f)
-	return queryList(ctx, db.read, `SELECT id, external_id, company_id, event_type, categories, effective_date, found_at, attributes
-		FROM news_events WHERE `+where+` ORDER BY found_at DESC, id DESC LIMIT ? OFFSET ?`, scanNews, args...)
+	return queryPrepared(ctx, db, `SELECT id, external_id, company_id, event_type, categories, effective_date, found_at, attributes
+		FROM news_events WHERE `+where+` ORDER BY found_at DESC, id DESC LIMIT (? + 0) OFFSET (? + 0)`, scanNews, args...)
 }
 
 func scanNews(row rowScanner) (*prospector.NewsEvent, error) {
@@ -125,9 +125,9 @@ func scanNews(row rowScanner) (*prospector.NewsEvent, error) {
 // FinancingEvents returns a company's financing events, newest first.
 func (db *DB) FinancingEvents(ctx context.Context, f prospector.EventFilter) ([]*prospector.FinancingEvent, error) {
 	where, args := eventWhere(f)
-	return queryList(ctx, db.read, `SELECT id, external_id, company_id, event_type, categories, financing_type,
+	return queryPrepared(ctx, db, `SELECT id, external_id, company_id, event_type, categories, financing_type,
 		financing_type_normalized, amount, amount_normalized, effective_date, found_at, source_urls, investors
-		FROM financing_events WHERE `+where+` ORDER BY found_at DESC, id DESC LIMIT ? OFFSET ?`, scanFinancing, args...)
+		FROM financing_events WHERE `+where+` ORDER BY found_at DESC, id DESC LIMIT (? + 0) OFFSET (? + 0)`, scanFinancing, args...)
 }
 
 func scanFinancing(row rowScanner) (*prospector.FinancingEvent, error) {

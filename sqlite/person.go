@@ -67,7 +67,7 @@ func scanPerson(row rowScanner) (*prospector.Person, error) {
 
 // PersonByKey returns ErrNotFound for an unknown natural key.
 func (db *DB) PersonByKey(ctx context.Context, key string) (*prospector.Person, error) {
-	return scanPerson(db.read.QueryRowContext(ctx, `SELECT `+personColumns+` FROM people
+	return scanPerson(db.row(ctx, `SELECT `+personColumns+` FROM people
 		WHERE key_hash = ? AND natural_key = ?`, keyHash(key), key))
 }
 
@@ -78,7 +78,7 @@ func (db *DB) PeopleByID(ctx context.Context, ids []int64) ([]*prospector.Person
 
 // PeopleAtCompany returns a company's current people by id.
 func (db *DB) PeopleAtCompany(ctx context.Context, companyID int64) ([]*prospector.Person, error) {
-	return queryList(ctx, db.read, `SELECT `+personColumns+` FROM people WHERE company_id = ? ORDER BY id`, scanPerson, companyID)
+	return queryPrepared(ctx, db, `SELECT `+personColumns+` FROM people WHERE company_id = ? ORDER BY id`, scanPerson, companyID)
 }
 
 // ListPeople walks the table by id.

@@ -56,8 +56,8 @@ func scanSignal(row rowScanner) (*prospector.Signal, error) {
 
 // SignalsByCompany returns a company's signals, newest first.
 func (db *DB) SignalsByCompany(ctx context.Context, companyID int64, limit int) ([]*prospector.Signal, error) {
-	return queryList(ctx, db.read, `SELECT `+signalColumns+` FROM signals WHERE company_id = ?
-		ORDER BY detected_at DESC, id DESC LIMIT ?`, scanSignal, companyID, limit)
+	return queryPrepared(ctx, db, `SELECT `+signalColumns+` FROM signals WHERE company_id = ?
+		ORDER BY detected_at DESC, id DESC LIMIT (? + 0)`, scanSignal, companyID, limit)
 }
 
 // ListSignals walks the table by id.
