@@ -143,7 +143,10 @@ func (s *Server) personSubject(ctx context.Context, p *prospector.Person) (prosp
 		q.FirstName, q.LastName = prospector.SplitName(p.FullName)
 	}
 	if p.CompanyID != nil {
-		cs, err := s.store.CompaniesByID(ctx, []int64{*p.CompanyID})
+		// The company's card in the search index has its domain: no
+		// database read unless the index has not seen the company yet.
+		cs, err := items(ctx, []int64{*p.CompanyID}, s.searcher.CompanyCards, s.store.CompanyCards,
+			func(c *prospector.Company) int64 { return c.ID }, func(c *prospector.Company) *prospector.Company { return c })
 		if err != nil {
 			return q, err
 		}

@@ -33,6 +33,10 @@ type DB struct {
 	ckptDone chan struct{}
 	stmts    sync.Map // query -> *sql.Stmt on the reader pool
 	wstmts   sync.Map // query -> *sql.Stmt on the writer
+	// group feeds the committer (see group.go) until closing is closed.
+	group     chan *groupWrite
+	closing   chan struct{}
+	groupDone chan struct{}
 }
 
 var _ prospector.Store = (*DB)(nil)
@@ -89,6 +93,8 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	cctx, cancel := context.WithCancel(context.Background())
 	db.stopCkpt, db.ckptDone = cancel, make(chan struct{})
 	go db.checkpointer(cctx)
+	db.group, db.closing, db.groupDone = make(chan *groupWrite), make(chan struct{}), make(chan struct{})
+	go db.committer()
 	return db, nil
 }
 
@@ -124,6 +130,10 @@ func (db *DB) Ping(ctx context.Context) error {
 // file and closes every pool.
 func (db *DB) Close() error {
 	var err error
+	if db.closing != nil {
+		close(db.closing)
+		<-db.groupDone
+	}
 	if db.ckpt != nil {
 		db.stopCkpt()
 		<-db.ckptDone

@@ -33,7 +33,8 @@ func scanEmailLookup(row rowScanner) (*prospector.EmailLookup, error) {
 }
 
 // RecordEmailLookup stores l and charges its credits in one write
-// transaction. The writer is a single BEGIN IMMEDIATE connection, so the
+// transaction, shared with other lookups waiting at the same moment
+// (group.go). The writer is a single BEGIN IMMEDIATE connection, so the
 // idempotency key is read and claimed with no other writer in between.
 func (db *DB) RecordEmailLookup(ctx context.Context, l *prospector.EmailLookup, now time.Time) (*prospector.EmailLookup, bool, error) {
 	if l.Credits < 0 {
@@ -46,11 +47,12 @@ func (db *DB) RecordEmailLookup(ctx context.Context, l *prospector.EmailLookup, 
 	if err := db.writeStmts(ctx, qReadPeriod, qSpendCredits, qInsertLookup); err != nil {
 		return nil, false, err
 	}
-	stmt := func(tx *sql.Tx, q string) *sql.Stmt {
+	stmt := func(ctx context.Context, tx *sql.Tx, q string) *sql.Stmt {
 		s, _ := txStmt(ctx, db, tx, q) // prepared above: never fails
 		return s
 	}
-	err := db.tx(ctx, func(tx *sql.Tx) error {
+	err := db.grouped(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		first, replayed = nil, false
 		if err := db.rollPeriod(ctx, tx, l.WorkspaceID, now); err != nil {
 			return err
 		}
@@ -79,7 +81,7 @@ func (db *DB) RecordEmailLookup(ctx context.Context, l *prospector.EmailLookup, 
 		rec := *l
 		rec.ID, rec.CreatedAt = prospector.NewID("eml"), now.UTC()
 		if rec.Credits > 0 {
-			res, err := stmt(tx, qSpendCredits).ExecContext(ctx, rec.Credits, rec.WorkspaceID, rec.Credits)
+			res, err := stmt(ctx, tx, qSpendCredits).ExecContext(ctx, rec.Credits, rec.WorkspaceID, rec.Credits)
 			if err != nil {
 				return fmt.Errorf("sqlite: spend credits: %w", err)
 			}
@@ -87,7 +89,7 @@ func (db *DB) RecordEmailLookup(ctx context.Context, l *prospector.EmailLookup, 
 				return prospector.ErrInsufficientCredits
 			}
 		}
-		_, err := stmt(tx, qInsertLookup).ExecContext(ctx, rec.ID, rec.WorkspaceID, nullString(rec.IdempotencyKey), rec.RequestHash, rec.Email, rec.Verified,
+		_, err := stmt(ctx, tx, qInsertLookup).ExecContext(ctx, rec.ID, rec.WorkspaceID, nullString(rec.IdempotencyKey), rec.RequestHash, rec.Email, rec.Verified,
 			rec.Confidence, rec.Credits, formatTime(rec.CreatedAt))
 		if err != nil {
 			return fmt.Errorf("sqlite: write email lookup: %w", err)
