@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/email"
 )
 
 // plan is one company of the current chunk with what its people, signals
@@ -20,7 +21,7 @@ type plan struct {
 	place    place
 	brand    string
 	label    string // the domain without ".example"
-	pattern  int    // email pattern
+	pattern  email.Pattern
 }
 
 // sampleSize draws a log-normal headcount in [2, 50000] from the sizes

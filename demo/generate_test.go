@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/email"
 	"github.com/prospectorhq/prospector/taxonomy"
 )
 
@@ -258,7 +259,7 @@ func TestGenerateReferences(t *testing.T) {
 
 func TestGenerateEmails(t *testing.T) {
 	s := generate(t, 400, 8000, 11)
-	patterns := map[string]map[int]bool{} // by company domain: patterns every email so far fits
+	patterns := map[string]map[email.Pattern]bool{} // by company domain: patterns every email so far fits
 	emails := map[string]bool{}
 	known := 0
 	for _, p := range s.people {
@@ -274,9 +275,9 @@ func TestGenerateEmails(t *testing.T) {
 		if domain != p.CompanyDomain {
 			t.Fatalf("%s at %s", p.Email, p.CompanyDomain)
 		}
-		fits := map[int]bool{}
-		for pat := range numPatterns {
-			if emailLocal(pat, foldEmail(p.FirstName), foldEmail(p.LastName)) == local {
+		fits := map[email.Pattern]bool{}
+		for _, pat := range demoPatterns {
+			if pat.Local(foldEmail(p.FirstName), foldEmail(p.LastName)) == local {
 				fits[pat] = true
 			}
 		}

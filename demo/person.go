@@ -4,51 +4,24 @@ import (
 	"math/rand/v2"
 
 	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/email"
 )
 
-// Email patterns: every company uses one for all its known addresses.
-const (
-	patFirstDotLast   = iota // first.last
-	patFLast                 // flast
-	patFirst                 // first
-	patFirstL                // firstl
-	patFirstUnderLast        // first_last
-	patLastF                 // lastf
-	patFDotLast              // f.last
-	numPatterns
-)
+// demoPatterns are the address patterns companies use, in the order of
+// the weights: every company uses one for all its known addresses.
+var demoPatterns = []email.Pattern{email.FirstDotLast, email.FLast, email.First, email.FirstL,
+	email.FirstUnderLast, email.LastF, email.FDotLast}
 
 var (
 	patternWeights      = newWeights(40, 20, 10, 8, 7, 5, 10)
 	patternWeightsLarge = newWeights(40, 20, 0, 8, 7, 5, 10) // "first" only fits small teams
 )
 
-func (g *generator) emailPattern(size int64) int {
+func (g *generator) emailPattern(size int64) email.Pattern {
 	if size <= 50 {
-		return patternWeights.pick(g.r)
+		return demoPatterns[patternWeights.pick(g.r)]
 	}
-	return patternWeightsLarge.pick(g.r)
-}
-
-// emailLocal is the local part of first and last (already folded to
-// lowercase ASCII) under pattern.
-func emailLocal(pattern int, first, last string) string {
-	switch pattern {
-	case patFLast:
-		return first[:1] + last
-	case patFirst:
-		return first
-	case patFirstL:
-		return first + last[:1]
-	case patFirstUnderLast:
-		return first + "_" + last
-	case patLastF:
-		return last + first[:1]
-	case patFDotLast:
-		return first[:1] + "." + last
-	default:
-		return first + "." + last
-	}
+	return demoPatterns[patternWeightsLarge.pick(g.r)]
 }
 
 // emailSlots is the size of the table that keeps a company's known
@@ -84,7 +57,7 @@ func (g *generator) person(p *plan, k int) *prospector.Person {
 	}
 	per.City, per.Region, per.CountryCode = pl.city.name, pl.city.region, pl.country.code
 	if chance(r, 0.3) {
-		local := emailLocal(p.pattern, first.email, last.email)
+		local := p.pattern.Local(first.email, last.email)
 		if slot := fnv32(local) % emailSlots; g.emailSeen[slot] != g.emailStamp {
 			g.emailSeen[slot] = g.emailStamp
 			per.Email = local + "@" + p.c.Domain

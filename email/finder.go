@@ -188,7 +188,7 @@ func (f *Finder) candidates(ctx context.Context, q prospector.EmailQuery) ([]can
 		return nil, err
 	}
 	for _, p := range stats.rank() {
-		local := p.local(first, last)
+		local := p.Local(first, last)
 		if local == "" || isRole(local) || !validLocal(local) {
 			continue
 		}

@@ -99,8 +99,8 @@ func TestFindEmail(t *testing.T) {
 		flast     = "atestperson@example.test"
 		firstLast = "ada.testperson@example.test"
 	)
-	threeFLast := colleagues(patFLast, 3) // evidence 0.3: pattern 0.45, catch-all 0.29
-	mixed := append(colleagues(patFLast, 3), colleagues(patFirstDotLast, 8)[7:]...)
+	threeFLast := colleagues(FLast, 3) // evidence 0.3: pattern 0.45, catch-all 0.29
+	mixed := append(colleagues(FLast, 3), colleagues(FirstDotLast, 8)[7:]...)
 	tests := []struct {
 		name     string
 		smtp     []func(*smtptest.Server) // nil: probing off
@@ -111,7 +111,7 @@ func TestFindEmail(t *testing.T) {
 	}{
 		{name: "PatternOnly", known: threeFLast, q: ada, want: pat(flast, 0.45)},
 		{name: "MajorityPatternWins", known: mixed, q: ada, want: pat(flast, 0.3+0.5*0.75*0.4)},
-		{name: "TenKnownAllAgree", known: colleagues(patLastF, 12), q: ada, want: pat("testpersona@example.test", 0.8)},
+		{name: "TenKnownAllAgree", known: colleagues(LastF, 12), q: ada, want: pat("testpersona@example.test", 0.8)},
 		{name: "FoldedName", known: threeFLast, q: prospector.EmailQuery{FirstName: "Zoë", LastName: "O'Néil-Smíth", Domain: "Example.TEST", CompanyID: 1}, want: pat("zoneilsmith@example.test", 0.45)},
 		{name: "NoPatternEvidence", q: ada, want: none},
 		{name: "NoCompany", known: threeFLast, q: prospector.EmailQuery{FirstName: "Ada", LastName: "Testperson", Domain: "example.test"}, want: none},
@@ -122,8 +122,8 @@ func TestFindEmail(t *testing.T) {
 		{name: "KnownDisposable", known: threeFLast, q: withKnown(ada, "ada@mailinator.com"), want: pat(flast, 0.45)},
 		{name: "DisposableDomain", known: threeFLast, q: prospector.EmailQuery{FirstName: "Ada", LastName: "Testperson", Domain: "yopmail.com", CompanyID: 1}, want: none},
 		{name: "KnownRoleCapped", q: withKnown(ada, "info@example.test"), want: knownResult("info@example.test", 0.5)},
-		{name: "RoleNeverGenerated", known: colleagues(patFirst, 3), q: prospector.EmailQuery{FirstName: "Sales", Domain: "example.test", CompanyID: 1}, want: none},
-		{name: "NoLastNameFirstOnly", known: colleagues(patFirst, 3), q: prospector.EmailQuery{FirstName: "Ada", Domain: "example.test", CompanyID: 1}, want: pat("ada@example.test", 0.45)},
+		{name: "RoleNeverGenerated", known: colleagues(First, 3), q: prospector.EmailQuery{FirstName: "Sales", Domain: "example.test", CompanyID: 1}, want: none},
+		{name: "NoLastNameFirstOnly", known: colleagues(First, 3), q: prospector.EmailQuery{FirstName: "Ada", Domain: "example.test", CompanyID: 1}, want: pat("ada@example.test", 0.45)},
 		{name: "NXDomain", known: threeFLast, resolver: &stubResolver{err: errNXDomain}, q: withKnown(ada, "ada@example.test"), want: none},
 		{name: "NullMX", known: threeFLast, resolver: &stubResolver{mx: []*net.MX{{Host: ".", Pref: 0}}}, q: ada, want: none},
 		{name: "TempDNSFailure", smtp: nil, known: threeFLast, resolver: &stubResolver{err: errTempDNS}, q: ada, want: pat(flast, 0.45)},
@@ -138,7 +138,7 @@ func TestFindEmail(t *testing.T) {
 		{name: "CatchAll", smtp: []func(*smtptest.Server){smtptest.CatchAll}, known: threeFLast, q: ada, want: catchAll(flast, 0.29)},
 		{name: "CatchAllKnown", smtp: []func(*smtptest.Server){smtptest.CatchAll}, known: threeFLast, q: withKnown(ada, "ada.t@example.test"), want: catchAll("ada.t@example.test", 0.5)},
 		{name: "CatchAllNoEvidence", smtp: []func(*smtptest.Server){smtptest.CatchAll}, q: ada, want: none}, // acceptance proves nothing and nothing else supports a guess
-		{name: "CatchAllStrongEvidence", smtp: []func(*smtptest.Server){smtptest.CatchAll}, known: colleagues(patFLast, 10), q: ada, want: catchAll(flast, 0.5)},
+		{name: "CatchAllStrongEvidence", smtp: []func(*smtptest.Server){smtptest.CatchAll}, known: colleagues(FLast, 10), q: ada, want: catchAll(flast, 0.5)},
 		{name: "Greylisted", smtp: []func(*smtptest.Server){smtptest.Greylist}, known: threeFLast, q: ada, want: pat(flast, 0.45)},
 		{name: "GreylistedKnown", smtp: []func(*smtptest.Server){smtptest.Greylist}, q: withKnown(ada, "ada.t@example.test"), want: knownResult("ada.t@example.test", 0.85)},
 		{name: "GreylistedNoEvidence", smtp: []func(*smtptest.Server){smtptest.Greylist}, q: ada, want: none},
@@ -166,7 +166,7 @@ func TestFindEmail(t *testing.T) {
 // and never DATA (which newSMTPServer checks for every test).
 func TestFindEmailSession(t *testing.T) {
 	srv := smtptest.NewServer(t, smtptest.Accepting("ada.testperson@example.test"))
-	s := newSetup(t, srv, nil, colleagues(patFLast, 3))
+	s := newSetup(t, srv, nil, colleagues(FLast, 3))
 	s.find(t, ada)
 	cmds := srv.Commands()
 	if len(cmds) != 7 {
@@ -208,7 +208,7 @@ func TestFindEmailNextMX(t *testing.T) {
 	s := newSetup(t, srv, &stubResolver{mx: []*net.MX{
 		{Host: "127.0.0.1", Pref: 20},
 		{Host: "mx1.down.example.test", Pref: 10},
-	}}, colleagues(patFLast, 3), func(c *Config) { c.Dial = dial })
+	}}, colleagues(FLast, 3), func(c *Config) { c.Dial = dial })
 	if got, want := s.find(t, ada), verified("atestperson@example.test", 0.95); !sameResult(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
@@ -232,7 +232,7 @@ func TestFindEmailCached(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			srv := smtptest.NewServer(t, opts...)
-			s := newSetup(t, srv, nil, colleagues(patFLast, 3))
+			s := newSetup(t, srv, nil, colleagues(FLast, 3))
 			first := s.find(t, ada)
 			sessions, _ := srv.Stats()
 			dns, people := s.resolver.count(), s.people.count()
@@ -255,7 +255,7 @@ func TestFindEmailCached(t *testing.T) {
 func TestFindEmailCacheExpiry(t *testing.T) {
 	t.Run("Verdicts", func(t *testing.T) {
 		srv := smtptest.NewServer(t, smtptest.Accepting("atestperson@example.test"))
-		s := newSetup(t, srv, nil, colleagues(patFLast, 3))
+		s := newSetup(t, srv, nil, colleagues(FLast, 3))
 		s.find(t, ada)
 		s.clock.advance(6*time.Hour - time.Second) // everything still fresh
 		s.find(t, ada)
@@ -278,7 +278,7 @@ func TestFindEmailCacheExpiry(t *testing.T) {
 	})
 	t.Run("UnknownIsShortLived", func(t *testing.T) {
 		srv := smtptest.NewServer(t, smtptest.Greylist)
-		s := newSetup(t, srv, nil, colleagues(patFLast, 3))
+		s := newSetup(t, srv, nil, colleagues(FLast, 3))
 		s.find(t, ada)
 		s.clock.advance(9 * time.Minute)
 		s.find(t, ada)
@@ -297,7 +297,7 @@ func TestFindEmailCacheExpiry(t *testing.T) {
 // with PerDomain 1: the server must never see two sessions at a time.
 func TestFindEmailPerDomainLimit(t *testing.T) {
 	srv := smtptest.NewServer(t, smtptest.Slow(10*time.Millisecond))
-	s := newSetup(t, srv, nil, colleagues(patFLast, 3), func(c *Config) { c.SMTP.PerDomain = 1 })
+	s := newSetup(t, srv, nil, colleagues(FLast, 3), func(c *Config) { c.SMTP.PerDomain = 1 })
 	var wg sync.WaitGroup
 	for i := range 5 {
 		wg.Go(func() {
@@ -327,7 +327,7 @@ func TestFindEmailErrors(t *testing.T) {
 		}
 	})
 	t.Run("Canceled", func(t *testing.T) {
-		s := newSetup(t, nil, nil, colleagues(patFLast, 3))
+		s := newSetup(t, nil, nil, colleagues(FLast, 3))
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		if _, err := s.f.FindEmail(ctx, ada); !errors.Is(err, context.Canceled) {
@@ -336,7 +336,7 @@ func TestFindEmailErrors(t *testing.T) {
 	})
 	t.Run("DeadlineDuringSMTP", func(t *testing.T) {
 		srv := smtptest.NewServer(t, smtptest.Slow(500*time.Millisecond))
-		s := newSetup(t, srv, nil, colleagues(patFLast, 3), func(c *Config) { c.SMTP.CommandTimeout = 5 * time.Second })
+		s := newSetup(t, srv, nil, colleagues(FLast, 3), func(c *Config) { c.SMTP.CommandTimeout = 5 * time.Second })
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		defer cancel()
 		start := time.Now()
@@ -357,10 +357,10 @@ func BenchmarkFindEmailCached(b *testing.B) {
 	accepted := make([]string, len(queries))
 	for i := range queries {
 		queries[i] = prospector.EmailQuery{FirstName: fmt.Sprintf("Bench%c", 'a'+rune(i%26)), LastName: fmt.Sprintf("Testperson%c", 'a'+rune(i/26)), Domain: "example.test", CompanyID: 1}
-		accepted[i] = patFLast.local(foldName(queries[i].FirstName), foldName(queries[i].LastName)) + "@example.test"
+		accepted[i] = FLast.Local(foldName(queries[i].FirstName), foldName(queries[i].LastName)) + "@example.test"
 	}
 	srv := smtptest.NewServer(b, smtptest.Accepting(accepted...))
-	people := &memPeople{byCompany: map[int64][]*prospector.Person{1: colleagues(patFLast, 10)}}
+	people := &memPeople{byCompany: map[int64][]*prospector.Person{1: colleagues(FLast, 10)}}
 	f := New(Config{Resolver: loopbackMX(), People: people, SMTP: SMTPConfig{Enabled: true, Port: srv.Port}})
 	for _, q := range queries {
 		if r, err := f.FindEmail(context.Background(), q); err != nil || !r.Verified {

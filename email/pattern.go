@@ -6,60 +6,61 @@ import (
 	"github.com/prospectorhq/prospector"
 )
 
-// pattern is a way a company builds local parts from folded names. The
+// Pattern is a way a company builds local parts from folded names. The
 // constants are in prior order: how common each pattern is across
-// companies, which ranks patterns a domain gives no evidence about.
-type pattern int
+// companies, which ranks patterns a domain gives no evidence about. The
+// demo generator builds its addresses with them too.
+type Pattern int
 
 const (
-	patFirstDotLast   pattern = iota // first.last
-	patFLast                         // flast
-	patFirst                         // first
-	patFirstL                        // firstl
-	patFDotLast                      // f.last
-	patFirstUnderLast                // first_last
-	patFirstLast                     // firstlast
-	patLastF                         // lastf
-	patLastDotFirst                  // last.first
-	patLast                          // last
-	numPatterns
+	FirstDotLast   Pattern = iota // first.last
+	FLast                         // flast
+	First                         // first
+	FirstL                        // firstl
+	FDotLast                      // f.last
+	FirstUnderLast                // first_last
+	FirstLast                     // firstlast
+	LastF                         // lastf
+	LastDotFirst                  // last.first
+	Last                          // last
+	NumPatterns
 )
 
-var patternNames = [numPatterns]string{
+var patternNames = [NumPatterns]string{
 	"first.last", "flast", "first", "firstl", "f.last",
 	"first_last", "firstlast", "lastf", "last.first", "last",
 }
 
 // String is the pattern's stable name, as the docs use it.
-func (p pattern) String() string { return patternNames[p] }
+func (p Pattern) String() string { return patternNames[p] }
 
-// local builds the local part for folded names first and last. It
+// Local builds the local part for folded names first and last. It
 // returns "" when the pattern needs a name that is missing: without a
-// last name only patFirst is possible.
-func (p pattern) local(first, last string) string {
-	if first == "" || last == "" && p != patFirst {
+// last name only First is possible.
+func (p Pattern) Local(first, last string) string {
+	if first == "" || last == "" && p != First {
 		return ""
 	}
 	switch p {
-	case patFirstDotLast:
+	case FirstDotLast:
 		return first + "." + last
-	case patFLast:
+	case FLast:
 		return first[:1] + last
-	case patFirst:
+	case First:
 		return first
-	case patFirstL:
+	case FirstL:
 		return first + last[:1]
-	case patFDotLast:
+	case FDotLast:
 		return first[:1] + "." + last
-	case patFirstUnderLast:
+	case FirstUnderLast:
 		return first + "_" + last
-	case patFirstLast:
+	case FirstLast:
 		return first + last
-	case patLastF:
+	case LastF:
 		return last + first[:1]
-	case patLastDotFirst:
+	case LastDotFirst:
 		return last + "." + first
-	case patLast:
+	case Last:
 		return last
 	}
 	return ""
@@ -67,12 +68,12 @@ func (p pattern) local(first, last string) string {
 
 // patternStats is what a domain's known addresses say about its pattern.
 type patternStats struct {
-	explained [numPatterns]int // known addresses each pattern produces
+	explained [NumPatterns]int // known addresses each pattern produces
 	known     int              // personal addresses known at the domain
 }
 
 // share is the fraction of known addresses p explains, 0 with none known.
-func (s patternStats) share(p pattern) float64 {
+func (s patternStats) share(p Pattern) float64 {
 	if s.known == 0 {
 		return 0
 	}
@@ -81,7 +82,7 @@ func (s patternStats) share(p pattern) float64 {
 
 // evidence is share weighted by how many addresses back it, saturating
 // at ten: in 0..1, and 0 exactly when nothing supports p.
-func (s patternStats) evidence(p pattern) float64 {
+func (s patternStats) evidence(p Pattern) float64 {
 	return s.share(p) * float64(min(s.known, 10)) / 10
 }
 
@@ -103,8 +104,8 @@ func inferPatterns(people []*prospector.Person, domain string) patternStats {
 		}
 		seen[local] = true
 		s.known++
-		for pat := range numPatterns {
-			if l := pat.local(first, last); l != "" && l == local {
+		for pat := range NumPatterns {
+			if l := pat.Local(first, last); l != "" && l == local {
 				s.explained[pat]++
 			}
 		}
@@ -114,10 +115,10 @@ func inferPatterns(people []*prospector.Person, domain string) patternStats {
 
 // rank orders the patterns by the share of known addresses they explain,
 // most first, then by prior order.
-func (s patternStats) rank() []pattern {
-	ps := make([]pattern, numPatterns)
+func (s patternStats) rank() []Pattern {
+	ps := make([]Pattern, NumPatterns)
 	for i := range ps {
-		ps[i] = pattern(i)
+		ps[i] = Pattern(i)
 	}
 	sort.SliceStable(ps, func(i, j int) bool { return s.explained[ps[i]] > s.explained[ps[j]] })
 	return ps

@@ -75,14 +75,14 @@ var (
 
 // colleagues returns n fake people at example.test whose addresses
 // follow p.
-func colleagues(p pattern, n int) []*prospector.Person {
+func colleagues(p Pattern, n int) []*prospector.Person {
 	ps := make([]*prospector.Person, n)
 	for i := range ps {
 		first, last := fakeFirst[i%len(fakeFirst)], fakeLast[(i+i/len(fakeFirst))%len(fakeLast)]
 		ps[i] = &prospector.Person{
 			ID: int64(i + 1), FirstName: first, LastName: last,
 			FullName: first + " " + last,
-			Email:    p.local(foldName(first), foldName(last)) + "@example.test",
+			Email:    p.Local(foldName(first), foldName(last)) + "@example.test",
 		}
 	}
 	return ps

@@ -10,6 +10,11 @@ import (
 // queryList runs a query whose rows scan with scan.
 func queryList[T any](ctx context.Context, q *sql.DB, query string, scan func(rowScanner) (T, error), args ...any) ([]T, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
+	return collect(rows, err, scan)
+}
+
+// collect scans every row of a query's result.
+func collect[T any](rows *sql.Rows, err error, scan func(rowScanner) (T, error)) ([]T, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: query: %w", err)
 	}
@@ -119,22 +124,7 @@ func queryPrepared[T any](ctx context.Context, db *DB, query string, scan func(r
 		return nil, err
 	}
 	rows, err := s.QueryContext(ctx, args...)
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: query: %w", err)
-	}
-	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("sqlite: query: %w", err)
-	}
-	return out, nil
+	return collect(rows, err, scan)
 }
 
 // writeStmts prepares queries on the writer connection, once. It must be
