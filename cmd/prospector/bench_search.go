@@ -19,6 +19,7 @@ import (
 	"github.com/prospectorhq/prospector"
 	"github.com/prospectorhq/prospector/api"
 	"github.com/prospectorhq/prospector/demo"
+	"github.com/prospectorhq/prospector/email"
 	"github.com/prospectorhq/prospector/loadgen"
 	"github.com/prospectorhq/prospector/ratelimit"
 	"github.com/spf13/cobra"
@@ -37,12 +38,18 @@ func newBenchSearchCommand(e *env, so *storeOptions) *cobra.Command {
 	var o benchSearchOptions
 	cmd := &cobra.Command{
 		Use:   "search",
-		Short: "Load-benchmark discovery and search at scale",
+		Short: "Load-benchmark discovery, search, contacts and email at scale",
 		Long: `Seed the store (if it holds fewer people than --people) with the demo dataset,
 build the search index, start the API on loopback with limits raised, and drive
-each discovery and search endpoint with a mix of one to four filters at
---concurrency for --duration, printing p50, p99 and throughput per endpoint and
-page size, the index build time and the peak RSS. Reuse a seeded store with
+each endpoint of --endpoints at --concurrency for --duration, printing p50, p99
+and throughput per endpoint and page size, the index build time and the peak
+RSS. Discovery and search get a mix of one to four filters; contacts/find,
+contacts/waterfall-icp and contacts/employee-finder get companies of the
+dataset with title lists; enrich/email gets people of the dataset by profile
+URL (after the warm-up every answer comes from the finder's caches; DNS is a
+stub that gives every domain a mail exchanger and SMTP probing is off, so
+the figure is the service's own cost, each answer still charged in its own
+transaction). Reuse a seeded store with
 --data (or PROSPECTOR_DATABASE_URL) to skip seeding on later runs.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -55,7 +62,8 @@ page size, the index build time and the peak RSS. Reuse a seeded store with
 	f.IntVar(&o.concurrency, "concurrency", 32, "concurrent workers")
 	f.DurationVar(&o.duration, "duration", 10*time.Second, "measured time per endpoint and page size")
 	f.IntSliceVar(&o.maxResults, "max-results", []int{25, 100}, "page sizes to measure")
-	f.StringSliceVar(&o.endpoints, "endpoints", []string{"discover/companies", "search/companies", "discover/people", "search/people"}, "endpoints to measure")
+	f.StringSliceVar(&o.endpoints, "endpoints", []string{"discover/companies", "search/companies", "discover/people", "search/people"},
+		"endpoints to measure; also contacts/find, contacts/waterfall-icp, contacts/employee-finder, enrich/email")
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the load phase to this file")
 	return cmd
 }
@@ -93,6 +101,7 @@ func benchSearch(ctx context.Context, e *env, so *storeOptions, o benchSearchOpt
 	stats := ix.Stats()
 
 	w := prospector.NewWorkspace(fmt.Sprintf("bench-%d", time.Now().UnixNano()), prospector.PlanGrowth)
+	w.Credits.Limit = nil // every enrich/email answer is charged, never refused
 	if err := st.CreateWorkspace(ctx, w); err != nil {
 		return err
 	}
@@ -102,7 +111,12 @@ func benchSearch(ctx context.Context, e *env, so *storeOptions, o benchSearchOpt
 	}
 	rates, _ := prospector.ParseTierRates("growth=1000000000/m")
 	srv := api.NewServer(api.Config{Store: st, Logger: logger, Limiter: ratelimit.NewMemory(), TierRates: rates,
-		KeyCacheTTL: 5 * time.Second, Version: version, Searcher: ix, CursorKey: key})
+		KeyCacheTTL: 5 * time.Second, Version: version, Searcher: ix, CursorKey: key,
+		Emails: email.New(email.Config{Resolver: anyMX{}, People: st})})
+	sample, err := benchSampleOf(ctx, st)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -130,7 +144,7 @@ func benchSearch(ctx context.Context, e *env, so *storeOptions, o benchSearchOpt
 	}
 	for _, size := range o.maxResults {
 		for _, ep := range o.endpoints {
-			reqs := benchRequests(ep, size, base+ep, secret)
+			reqs := benchRequests(ep, size, base+ep, secret, sample)
 			res, err := loadgen.Run(ctx, loadgen.Config{Requests: reqs, Concurrency: o.concurrency, Duration: o.duration, Warmup: o.duration / 5})
 			if err != nil {
 				return fmt.Errorf("bench %s: %w", ep, err)
@@ -147,7 +161,7 @@ func benchSearch(ctx context.Context, e *env, so *storeOptions, o benchSearchOpt
 
 // benchRequests makes 500 deterministic request bodies for an endpoint,
 // each with one to four filters drawn from realistic values.
-func benchRequests(endpoint string, maxResults int, url, key string) []loadgen.Request {
+func benchRequests(endpoint string, maxResults int, url, key string, sample benchSample) []loadgen.Request {
 	r := rand.New(rand.NewPCG(42, uint64(len(endpoint))))
 	pick := func(vs []string) string { return vs[r.IntN(len(vs))] }
 	industries := []string{"Software Development", "IT Services and IT Consulting", "Financial Services", "saas",
@@ -163,6 +177,11 @@ func benchRequests(endpoint string, maxResults int, url, key string) []loadgen.R
 	header := http.Header{prospector.KeyHeader: {key}, "Content-Type": {"application/json"}}
 	var out []loadgen.Request
 	for i := 0; i < 500; i++ {
+		if body := contactRequest(endpoint, maxResults, r, sample, titles, levels, functions, countries); body != nil {
+			b, _ := json.Marshal(body)
+			out = append(out, loadgen.Request{Method: "POST", URL: url, Header: header, Body: b})
+			continue
+		}
 		n := 1 + r.IntN(4)
 		body := map[string]any{"max_results": maxResults}
 		filters := r.Perm(4)[:n]
