@@ -37,12 +37,31 @@ func ValidSignalType(t string) bool {
 	return false
 }
 
+// SignalFeedFilter selects signals of one type across all companies,
+// newest first (detected_at, then id, descending). Zero fields do not
+// filter.
+type SignalFeedFilter struct {
+	Type      string
+	Since     *time.Time // inclusive lower bound on DetectedAt
+	CompanyID *int64
+	Industry  string // canonical industry of the signal's company
+	Country   string // ISO code of the signal's company
+	Offset    int
+	Limit     int
+}
+
 // SignalStore persists signals.
 type SignalStore interface {
 	// UpsertSignals inserts or updates by ExternalID in one transaction.
 	UpsertSignals(ctx context.Context, ss []*Signal) (UpsertResult, error)
 	// SignalsByCompany returns a company's signals, newest first.
 	SignalsByCompany(ctx context.Context, companyID int64, limit int) ([]*Signal, error)
+	// SignalsByCompanies returns the newest perCompany signals of each of
+	// the companies in one round trip, ordered by company id, then newest
+	// first. Unknown ids contribute nothing.
+	SignalsByCompanies(ctx context.Context, companyIDs []int64, perCompany int) ([]*Signal, error)
+	// SignalFeed returns the signals matching f, newest first.
+	SignalFeed(ctx context.Context, f SignalFeedFilter) ([]*Signal, error)
 	// ListSignals returns up to limit signals with ID > after, by ID.
 	ListSignals(ctx context.Context, after int64, limit int) ([]*Signal, error)
 	// CountSignals counts every signal.

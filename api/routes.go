@@ -36,6 +36,12 @@ func (s *Server) routeList() []route {
 		{"POST /api/v1/contacts/employee-finder", authenticated, s.employeeFinder},
 		{"POST /api/v1/contacts/waterfall-icp", authenticated, s.waterfallICP},
 		{"POST /api/v1/enrich/email", authenticated, s.enrichEmail},
+		{"POST /api/v1/signals/bulk", authenticated, s.bulkSignals},
+		{"GET /api/v1/signals/company/{id}", authenticated, s.companySignals},
+		{"GET /api/v1/signals/news-events", authenticated, s.newsEvents},
+		{"GET /api/v1/signals/financing-events", authenticated, s.financingEvents},
+		{"GET /api/v1/signals/hiring", authenticated, s.hiringSignals},
+		{"GET /api/v1/signals/funding", authenticated, s.fundingSignals},
 		{"GET /api/v1/health", open, s.health},
 		{"GET /api/v1/openapi.json", open, s.openAPI},
 	}

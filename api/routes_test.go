@@ -13,19 +13,13 @@ import (
 // notYetRouted are the contract's endpoints the document describes and
 // later issues implement. Each must leave this list when it is routed.
 var notYetRouted = map[string]string{
-	"POST /api/v1/signals/bulk":            "issue 6",
-	"GET /api/v1/signals/company/{id}":     "issue 6",
-	"GET /api/v1/signals/news-events":      "issue 6",
-	"GET /api/v1/signals/financing-events": "issue 6",
-	"GET /api/v1/signals/hiring":           "issue 6",
-	"GET /api/v1/signals/funding":          "issue 6",
-	"POST /api/v1/radar/create":            "issue 7",
-	"GET /api/v1/radar/{id}/leads":         "issue 7",
-	"GET /api/v1/radar/{id}/signals":       "issue 7",
-	"POST /api/v1/leads/export":            "issue 8",
-	"POST /api/v1/leads/push":              "issue 8",
-	"POST /api/v1/feedback/events":         "issue 9",
-	"GET /api/v1/feedback/insights":        "issue 9",
+	"POST /api/v1/radar/create":      "issue 7",
+	"GET /api/v1/radar/{id}/leads":   "issue 7",
+	"GET /api/v1/radar/{id}/signals": "issue 7",
+	"POST /api/v1/leads/export":      "issue 8",
+	"POST /api/v1/leads/push":        "issue 8",
+	"POST /api/v1/feedback/events":   "issue 9",
+	"GET /api/v1/feedback/insights":  "issue 9",
 }
 
 func documentedOperations(t *testing.T) map[string]bool {

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/prospectorhq/prospector"
@@ -58,6 +59,51 @@ func scanSignal(row pgx.Row) (*prospector.Signal, error) {
 func (db *DB) SignalsByCompany(ctx context.Context, companyID int64, limit int) ([]*prospector.Signal, error) {
 	return queryList(ctx, db, `SELECT `+signalColumns+` FROM signals WHERE company_id = $1
 		ORDER BY detected_at DESC, id DESC LIMIT $2`, scanSignal, companyID, sqlLimit(limit))
+}
+
+// SignalsByCompanies reads the newest perCompany signals of each company
+// in one statement: a lateral index walk of signals_company per id, which
+// stops at perCompany rows however many signals a company has.
+func (db *DB) SignalsByCompanies(ctx context.Context, companyIDs []int64, perCompany int) ([]*prospector.Signal, error) {
+	if len(companyIDs) == 0 {
+		return nil, nil
+	}
+	return queryList(ctx, db, `SELECT `+prefixed("s.", signalColumns)+`
+		FROM (SELECT DISTINCT unnest($1::bigint[]) AS id) c
+		CROSS JOIN LATERAL (SELECT `+signalColumns+` FROM signals WHERE company_id = c.id
+			ORDER BY detected_at DESC, id DESC LIMIT $2) s
+		ORDER BY s.company_id, s.detected_at DESC, s.id DESC`, scanSignal, companyIDs, sqlLimit(perCompany))
+}
+
+// SignalFeed reads one type of signal across companies, newest first,
+// walking signals_type_detected backwards. Only the filters given become
+// conditions, so each shape of the query gets its own plan; industry or
+// country join the signal's company.
+func (db *DB) SignalFeed(ctx context.Context, f prospector.SignalFeedFilter) ([]*prospector.Signal, error) {
+	from, where, args := "signals s", "s.type = $1", []any{f.Type}
+	cond := func(sql string, v any) {
+		args = append(args, v)
+		where += " AND " + sql + " $" + strconv.Itoa(len(args))
+	}
+	if f.Since != nil {
+		cond("s.detected_at >=", *f.Since)
+	}
+	if f.CompanyID != nil {
+		cond("s.company_id =", *f.CompanyID)
+	}
+	if f.Industry != "" || f.Country != "" {
+		from += " JOIN companies c ON c.id = s.company_id"
+	}
+	if f.Industry != "" {
+		cond("c.industry =", f.Industry)
+	}
+	if f.Country != "" {
+		cond("c.country_code =", f.Country)
+	}
+	n := len(args)
+	return queryList(ctx, db, `SELECT `+prefixed("s.", signalColumns)+` FROM `+from+` WHERE `+where+`
+		ORDER BY s.detected_at DESC, s.id DESC LIMIT $`+strconv.Itoa(n+1)+` OFFSET $`+strconv.Itoa(n+2),
+		scanSignal, append(args, sqlLimit(f.Limit), sqlOffset(f.Offset))...)
 }
 
 // ListSignals walks the table by id.

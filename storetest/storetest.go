@@ -26,6 +26,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("Quota", func(t *testing.T) { testQuota(t, open(t)) })
 	t.Run("Setting", func(t *testing.T) { testSetting(t, open(t)) })
 	runData(t, open)
+	runSignal(t, open)
 	runEmail(t, open)
 }
 

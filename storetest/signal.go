@@ -1,0 +1,182 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prospectorhq/prospector"
+)
+
+// runSignal covers the reads of the signals endpoints: per-company
+// batches and the workspace-wide feeds.
+func runSignal(t *testing.T, open Opener) {
+	t.Run("SignalsByCompanies", func(t *testing.T) { testSignalsByCompanies(t, open(t)) })
+	t.Run("SignalsByCompaniesLargeBatch", func(t *testing.T) { testSignalsByCompaniesLargeBatch(t, open(t)) })
+	t.Run("SignalFeed", func(t *testing.T) { testSignalFeed(t, open(t)) })
+}
+
+// externalIDs lists the signals' external ids, space-separated.
+func externalIDs(ss []*prospector.Signal) string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, s.ExternalID)
+	}
+	return strings.Join(out, " ")
+}
+
+func testSignalsByCompanies(t *testing.T, s prospector.Store) {
+	ctx := context.Background()
+	cs := sampleCompanies()
+	if _, err := s.UpsertCompanies(ctx, cs); err != nil {
+		t.Fatal(err)
+	}
+	acme, blue, cobalt := cs[0], cs[1], cs[2]
+	p := &prospector.Person{ExternalID: "p1", FullName: "Avery Quill", CompanyID: &acme.ID}
+	if _, err := s.UpsertPeople(ctx, []*prospector.Person{p}); err != nil {
+		t.Fatal(err)
+	}
+	sig := func(ext, typ string, c *prospector.Company, at string) *prospector.Signal {
+		return &prospector.Signal{ExternalID: ext, Type: typ, CompanyID: &c.ID, CompanyDomain: c.Domain, DetectedAt: utc(at)}
+	}
+	// a2 and a3 share a time: the later row (higher id) comes first.
+	ss := []*prospector.Signal{
+		sig("a1", "company_hiring", acme, "2026-09-01T00:00:00Z"),
+		sig("a2", "tech_changes", acme, "2026-10-01T00:00:00Z"),
+		sig("a3", "funding_announcement", acme, "2026-10-01T00:00:00Z"),
+		sig("a4", "company_hiring", acme, "2026-08-01T00:00:00Z"),
+		sig("b1", "company_hiring", blue, "2026-07-01T00:00:00Z"),
+	}
+	ss[1].PersonID = &p.ID
+	if _, err := s.UpsertSignals(ctx, ss); err != nil {
+		t.Fatal(err)
+	}
+	wantOrder := func(what string, got []*prospector.Signal, err error, want string) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		// Ordered by company id, then newest first.
+		if acme.ID > blue.ID {
+			t.Fatalf("test bug: company ids do not ascend with insertion order")
+		}
+		if g := externalIDs(got); g != want {
+			t.Errorf("%s: got %q, want %q", what, g, want)
+		}
+	}
+	got, err := s.SignalsByCompanies(ctx, []int64{blue.ID, cobalt.ID, acme.ID, 999999}, 10)
+	wantOrder("every signal", got, err, "a3 a2 a1 a4 b1")
+	got, err = s.SignalsByCompanies(ctx, []int64{acme.ID, blue.ID}, 2)
+	wantOrder("two per company", got, err, "a3 a2 b1")
+	got, err = s.SignalsByCompanies(ctx, []int64{acme.ID, acme.ID, blue.ID, acme.ID}, 1)
+	wantOrder("repeated ids count once", got, err, "a3 b1")
+	got, err = s.SignalsByCompanies(ctx, []int64{cobalt.ID}, 10)
+	wantOrder("a company without signals", got, err, "")
+	got, err = s.SignalsByCompanies(ctx, nil, 10)
+	wantOrder("no ids", got, err, "")
+
+	// Rows are whole: the person, score and times survive.
+	got, _ = s.SignalsByCompanies(ctx, []int64{acme.ID}, 2)
+	if len(got) != 2 || got[1].PersonID == nil || *got[1].PersonID != p.ID || *got[1].CompanyID != acme.ID ||
+		got[1].Type != "tech_changes" || !got[1].DetectedAt.Equal(utc("2026-10-01T00:00:00Z")) || got[1].ID != ss[1].ID {
+		t.Fatalf("fields not kept: %+v", got)
+	}
+}
+
+// testSignalsByCompaniesLargeBatch: more companies than one statement
+// takes still come back complete and in order.
+func testSignalsByCompaniesLargeBatch(t *testing.T, s prospector.Store) {
+	ctx := context.Background()
+	var cs []*prospector.Company
+	for i := range 300 {
+		cs = append(cs, &prospector.Company{Name: fmt.Sprintf("Batch %d", i), Domain: fmt.Sprintf("batch%d.example", i)})
+	}
+	if _, err := s.UpsertCompanies(ctx, cs); err != nil {
+		t.Fatal(err)
+	}
+	var ss []*prospector.Signal
+	base := utc("2026-01-01T00:00:00Z")
+	for i, c := range cs {
+		for j := range 3 {
+			ss = append(ss, &prospector.Signal{ExternalID: fmt.Sprintf("s%d-%d", i, j), Type: "company_hiring",
+				CompanyID: &c.ID, CompanyDomain: c.Domain, DetectedAt: base.Add(time.Duration(j) * time.Hour)})
+		}
+	}
+	if _, err := s.UpsertSignals(ctx, ss); err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for i := len(cs) - 1; i >= 0; i-- {
+		ids = append(ids, cs[i].ID)
+	}
+	got, err := s.SignalsByCompanies(ctx, ids, 2)
+	if err != nil || len(got) != 2*len(cs) {
+		t.Fatalf("%d signals of %d companies (%v), want 2 each", len(got), len(cs), err)
+	}
+	for i, c := range cs {
+		a, b := got[2*i], got[2*i+1]
+		if *a.CompanyID != c.ID || *b.CompanyID != c.ID || a.ExternalID != fmt.Sprintf("s%d-2", i) || b.ExternalID != fmt.Sprintf("s%d-1", i) {
+			t.Fatalf("company %d: got %s, %s", i, a.ExternalID, b.ExternalID)
+		}
+	}
+}
+
+func testSignalFeed(t *testing.T, s prospector.Store) {
+	ctx := context.Background()
+	cs := sampleCompanies() // Software Development/US, Financial Services/GB, Retail/DE
+	if _, err := s.UpsertCompanies(ctx, cs); err != nil {
+		t.Fatal(err)
+	}
+	acme, blue, cobalt := cs[0], cs[1], cs[2]
+	sig := func(ext, typ string, c *prospector.Company, at string) *prospector.Signal {
+		return &prospector.Signal{ExternalID: ext, Type: typ, CompanyID: &c.ID, CompanyDomain: c.Domain, DetectedAt: utc(at)}
+	}
+	ss := []*prospector.Signal{
+		sig("h1", "company_hiring", acme, "2026-09-01T00:00:00Z"),
+		sig("h2", "company_hiring", blue, "2026-10-01T00:00:00Z"),
+		sig("h3", "company_hiring", cobalt, "2026-11-01T00:00:00Z"),
+		sig("h4", "company_hiring", acme, "2026-11-01T00:00:00Z"), // ties h3: higher id first
+		sig("h5", "company_hiring", acme, "2026-06-01T00:00:00Z"),
+		sig("f1", "funding_announcement", blue, "2026-10-15T00:00:00Z"),
+		sig("t1", "tech_changes", acme, "2026-12-01T00:00:00Z"),
+	}
+	if _, err := s.UpsertSignals(ctx, ss); err != nil {
+		t.Fatal(err)
+	}
+	since := utc("2026-10-01T00:00:00Z")
+	for _, c := range []struct {
+		name string
+		f    prospector.SignalFeedFilter
+		want string
+	}{
+		{"one type, newest first", prospector.SignalFeedFilter{Type: "company_hiring", Limit: 10}, "h4 h3 h2 h1 h5"},
+		{"other type", prospector.SignalFeedFilter{Type: "funding_announcement", Limit: 10}, "f1"},
+		{"no such type", prospector.SignalFeedFilter{Type: "job_change", Limit: 10}, ""},
+		{"since is inclusive", prospector.SignalFeedFilter{Type: "company_hiring", Since: &since, Limit: 10}, "h4 h3 h2"},
+		{"company", prospector.SignalFeedFilter{Type: "company_hiring", CompanyID: &acme.ID, Limit: 10}, "h4 h1 h5"},
+		{"industry", prospector.SignalFeedFilter{Type: "company_hiring", Industry: "Retail", Limit: 10}, "h3"},
+		{"country", prospector.SignalFeedFilter{Type: "company_hiring", Country: "GB", Limit: 10}, "h2"},
+		{"industry and country", prospector.SignalFeedFilter{Type: "company_hiring", Industry: "Retail", Country: "GB", Limit: 10}, ""},
+		{"every filter", prospector.SignalFeedFilter{Type: "company_hiring", Since: &since, CompanyID: &acme.ID,
+			Industry: "Software Development", Country: "US", Limit: 10}, "h4"},
+		{"limit", prospector.SignalFeedFilter{Type: "company_hiring", Limit: 2}, "h4 h3"},
+		{"offset", prospector.SignalFeedFilter{Type: "company_hiring", Offset: 2, Limit: 2}, "h2 h1"},
+		{"past the end", prospector.SignalFeedFilter{Type: "company_hiring", Offset: 5, Limit: 2}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := s.SignalFeed(ctx, c.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g := externalIDs(got); g != c.want {
+				t.Errorf("got %q, want %q", g, c.want)
+			}
+		})
+	}
+	got, _ := s.SignalFeed(ctx, prospector.SignalFeedFilter{Type: "company_hiring", Limit: 1})
+	if len(got) != 1 || got[0].ID != ss[3].ID || *got[0].CompanyID != acme.ID || !got[0].DetectedAt.Equal(utc("2026-11-01T00:00:00Z")) {
+		t.Fatalf("fields not kept: %+v", got)
+	}
+}
