@@ -102,10 +102,10 @@ func seedContacts(e *env) *contactFx {
 
 	now := time.Now()
 	fin := []*prospector.FinancingEvent{
-		{ExternalID: "fin-nimbus-b", CompanyID: fx.co["nimbus"].ID, CompanyDomain: "nimbus.example", EventType: "financing",
+		{ExternalID: "fin-nimbus-b", CompanyID: fx.co["nimbus"].ID, CompanyDomain: "nimbus.example", EventType: "financing_event",
 			FinancingType: "Series B", Amount: "$20M", FoundAt: now.Add(-10 * 24 * time.Hour)},
 		// Stale: more than 90 days old, not a trigger any more.
-		{ExternalID: "fin-quarry-seed", CompanyID: fx.co["quarry"].ID, CompanyDomain: "quarry.example", EventType: "financing",
+		{ExternalID: "fin-quarry-seed", CompanyID: fx.co["quarry"].ID, CompanyDomain: "quarry.example", EventType: "financing_event",
 			FinancingType: "Seed", Amount: "$1M", FoundAt: now.Add(-200 * 24 * time.Hour)},
 	}
 	if _, err := e.store.UpsertFinancingEvents(ctx, fin); err != nil {

@@ -171,14 +171,28 @@ func (db *DB) count(ctx context.Context, table string) (int64, error) {
 // idsByKey maps the stored values of a key column to their row ids.
 func (db *DB) idsByKey(ctx context.Context, table, column string, keys []string) (map[string]int64, error) {
 	out := make(map[string]int64, len(keys))
-	for start := 0; start < len(keys); start += 500 {
-		chunk := keys[start:min(start+500, len(keys))]
-		args := make([]any, len(chunk))
+	for start := 0; start < len(keys); {
+		// Lists are padded with NULL (equal to nothing) to a bucket size,
+		// so a few prepared statements serve every batch.
+		bucket := idBuckets[len(idBuckets)-1]
+		for _, b := range idBuckets {
+			if b >= len(keys)-start {
+				bucket = b
+				break
+			}
+		}
+		chunk := keys[start:min(start+bucket, len(keys))]
+		start += len(chunk)
+		args := make([]any, bucket)
 		for i, k := range chunk {
 			args[i] = k
 		}
-		rows, err := db.read.QueryContext(ctx, `SELECT `+column+`, min(id) FROM `+table+` WHERE `+column+
-			` IN (`+placeholders(len(chunk))+`) GROUP BY `+column, args...)
+		stmt, err := db.stmt(ctx, `SELECT `+column+`, min(id) FROM `+table+` WHERE `+column+
+			` IN (`+placeholders(bucket)+`) GROUP BY `+column)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := stmt.QueryContext(ctx, args...)
 		if err != nil {
 			return nil, fmt.Errorf("sqlite: %s ids: %w", table, err)
 		}
