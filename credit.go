@@ -83,6 +83,7 @@ type Store interface {
 	EventStore
 	SettingStore
 	EmailLookupStore
+	JobStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases connections.

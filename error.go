@@ -60,4 +60,7 @@ var (
 	ErrInsufficientCredits = &Error{Code: ERATELIMIT, Message: "credit limit reached for this billing period"}
 	ErrQuotaExceeded       = &Error{Code: EINVALID, Message: "plan limit reached"}
 	ErrIdempotencyMismatch = &Error{Code: EINVALID, Message: "Idempotency-Key: already used with a different request body"}
+	// ErrLeaseLost: the worker no longer holds the job it tried to
+	// finish or extend; another worker may be running it.
+	ErrLeaseLost = &Error{Code: EINTERNAL, Message: "job lease lost"}
 )

@@ -28,6 +28,7 @@ func Run(t *testing.T, open Opener) {
 	runData(t, open)
 	runSignal(t, open)
 	runEmail(t, open)
+	runJob(t, open)
 }
 
 // NewWorkspace creates a workspace on plan with the plan's default limits.
