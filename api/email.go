@@ -146,7 +146,7 @@ func (s *Server) personSubject(ctx context.Context, p *prospector.Person) (prosp
 		// The company's card in the search index has its domain: no
 		// database read unless the index has not seen the company yet.
 		cs, err := items(ctx, []int64{*p.CompanyID}, s.searcher.CompanyCards, s.store.CompanyCards,
-			func(c *prospector.Company) int64 { return c.ID }, func(c *prospector.Company) *prospector.Company { return c })
+			func(c *prospector.Company) int64 { return c.ID }, self[prospector.Company])
 		if err != nil {
 			return q, err
 		}
