@@ -2,18 +2,25 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net"
+	"net/url"
+	"strconv"
 
 	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/loadgen"
 )
 
-// benchSample is what the contacts and email benchmarks ask about:
-// domains of companies with people, and profile URLs of people.
+// benchSample is what the contacts, email and signals benchmarks ask
+// about: domains of companies with people (sampled through people, so
+// larger companies come up more often, as they do in prospecting), domains
+// of companies drawn uniformly, and profile URLs of people.
 type benchSample struct {
-	domains  []string
-	profiles []string
+	domains   []string
+	companies []string
+	profiles  []string
 }
 
 // benchSampleOf reads 500 people spread over the dataset and their
@@ -41,34 +48,60 @@ func benchSampleOf(ctx context.Context, st prospector.Store) (benchSample, error
 			}
 		}
 	}
-	if len(s.domains) == 0 || len(s.profiles) == 0 {
+	nc, err := st.CountCompanies(ctx)
+	if err != nil {
+		return s, err
+	}
+	for after := int64(0); after < nc && len(s.companies) < 1000; after += max(nc/1000, 1) {
+		cs, err := st.ListCompanies(ctx, after, 1)
+		if err != nil {
+			return s, fmt.Errorf("bench sample: %w", err)
+		}
+		for _, c := range cs {
+			s.companies = append(s.companies, c.Domain)
+		}
+	}
+	if len(s.domains) == 0 || len(s.profiles) == 0 || len(s.companies) == 0 {
 		return s, fmt.Errorf("bench sample: the store holds no people with companies and profile URLs")
 	}
 	return s, nil
 }
 
-// contactRequest returns the body of one contacts or email request, or
-// nil for the other endpoints.
-func contactRequest(endpoint string, size int, r *rand.Rand, s benchSample, titles, levels, functions, countries []string) map[string]any {
+// sampledRequest returns one request (method, the URL's query and body)
+// of the endpoints that ask about companies and people of the dataset,
+// and false for the others.
+func sampledRequest(endpoint string, size int, r *rand.Rand, s benchSample, titles, levels, functions, countries []string) (loadgen.Request, bool) {
 	pick := func(vs []string) string { return vs[r.IntN(len(vs))] }
 	domain := pick(s.domains)
+	var body any
 	switch endpoint {
 	case "contacts/find":
-		return map[string]any{"company_domain": domain, "target_titles": []string{pick(titles), pick(titles)},
+		body = map[string]any{"company_domain": domain, "target_titles": []string{pick(titles), pick(titles)},
 			"max_contacts": min(size, 50)}
 	case "contacts/waterfall-icp":
-		return map[string]any{"company_domain": domain, "max_results": min(size, 25), "cascade": []map[string]any{
+		body = map[string]any{"company_domain": domain, "max_results": min(size, 25), "cascade": []map[string]any{
 			{"role": "decision_maker", "include_titles": []string{pick(titles)}, "exclude_titles": []string{"Assistant"}},
 			{"role": "budget_owner", "include_titles": []string{pick(titles), pick(titles)}},
 			{"role": "influencer", "include_titles": []string{pick(titles)}, "locations": []string{pick(countries), "WORLD"}},
 		}}
 	case "contacts/employee-finder":
-		return map[string]any{"company_domain": domain, "job_levels": []string{pick(levels)},
+		body = map[string]any{"company_domain": domain, "job_levels": []string{pick(levels)},
 			"job_functions": []string{pick(functions)}, "max_results": size}
 	case "enrich/email":
-		return map[string]any{"network_url": pick(s.profiles)}
+		body = map[string]any{"network_url": pick(s.profiles)}
+	case "signals/bulk":
+		domains := make([]string, 100)
+		for i := range domains {
+			domains[i] = pick(s.companies)
+		}
+		body = map[string]any{"company_domains": domains}
+	case "signals/news-events":
+		return loadgen.Request{Method: "GET", URL: "?company_domain=" + url.QueryEscape(pick(s.companies)) + "&limit=" + strconv.Itoa(min(size, 50))}, true
+	default:
+		return loadgen.Request{}, false
 	}
-	return nil
+	b, _ := json.Marshal(body)
+	return loadgen.Request{Method: "POST", Body: b}, true
 }
 
 // anyMX is the benchmark's DNS: every domain has one mail exchanger, so

@@ -45,7 +45,8 @@ each endpoint of --endpoints at --concurrency for --duration, printing p50, p99
 and throughput per endpoint and page size, the index build time and the peak
 RSS. Discovery and search get a mix of one to four filters; contacts/find,
 contacts/waterfall-icp and contacts/employee-finder get companies of the
-dataset with title lists; enrich/email gets people of the dataset by profile
+dataset with title lists; signals/bulk gets 100 of its domains per call and
+signals/news-events one; enrich/email gets people of the dataset by profile
 URL (after the warm-up every answer comes from the finder's caches; DNS is a
 stub that gives every domain a mail exchanger and SMTP probing is off, so
 the figure is the service's own cost, each answer still charged in its own
@@ -63,7 +64,7 @@ transaction). Reuse a seeded store with
 	f.DurationVar(&o.duration, "duration", 10*time.Second, "measured time per endpoint and page size")
 	f.IntSliceVar(&o.maxResults, "max-results", []int{25, 100}, "page sizes to measure")
 	f.StringSliceVar(&o.endpoints, "endpoints", []string{"discover/companies", "search/companies", "discover/people", "search/people"},
-		"endpoints to measure; also contacts/find, contacts/waterfall-icp, contacts/employee-finder, enrich/email")
+		"endpoints to measure; also contacts/find, contacts/waterfall-icp, contacts/employee-finder, enrich/email, signals/bulk, signals/news-events")
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the load phase to this file")
 	return cmd
 }
@@ -177,9 +178,9 @@ func benchRequests(endpoint string, maxResults int, url, key string, sample benc
 	header := http.Header{prospector.KeyHeader: {key}, "Content-Type": {"application/json"}}
 	var out []loadgen.Request
 	for i := 0; i < 500; i++ {
-		if body := contactRequest(endpoint, maxResults, r, sample, titles, levels, functions, countries); body != nil {
-			b, _ := json.Marshal(body)
-			out = append(out, loadgen.Request{Method: "POST", URL: url, Header: header, Body: b})
+		if req, ok := sampledRequest(endpoint, maxResults, r, sample, titles, levels, functions, countries); ok {
+			req.URL, req.Header = url+req.URL, header
+			out = append(out, req)
 			continue
 		}
 		n := 1 + r.IntN(4)
