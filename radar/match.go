@@ -54,11 +54,11 @@ func compile(r *prospector.Radar) *matcher {
 	c := &r.Config
 	m := &matcher{radar: r, types: map[string]bool{}, companyID: c.CompanyID, industries: map[string]bool{},
 		sizeFilter: c.SizeFilter, sizeMin: c.CompanySizeMin, sizeMax: c.CompanySizeMax,
-		exclude:  phrases(c.ExcludeKeywords, textTokens),
-		exTitles: phrases(c.ExcludeKeywords, titleTokens),
-		jobWords: phrases(c.JobPostingKeywords, textTokens),
-		keywords: phrases(append(append([]string(nil), c.PainKeywords...), c.CategoryKeywords...), textTokens),
-		titles:   distinct(phrases(c.Titles, titleTokens)),
+		exclude:  phrases(c.ExcludeKeywords, taxonomy.TextTokens),
+		exTitles: phrases(c.ExcludeKeywords, taxonomy.TitleTokens),
+		jobWords: phrases(c.JobPostingKeywords, taxonomy.TextTokens),
+		keywords: phrases(append(append([]string(nil), c.PainKeywords...), c.CategoryKeywords...), taxonomy.TextTokens),
+		titles:   distinct(phrases(c.Titles, taxonomy.TitleTokens)),
 		places:   places(c.Places),
 	}
 	if m.sizeMin <= 0 {
@@ -260,7 +260,7 @@ type companyInfo struct {
 }
 
 func newCompanyInfo(c *prospector.Company) *companyInfo {
-	return &companyInfo{id: c.ID, card: c, industry: c.Industry, nameWords: textTokens(c.Name)}
+	return &companyInfo{id: c.ID, card: c, industry: c.Industry, nameWords: taxonomy.TextTokens(c.Name)}
 }
 
 // size returns the headcount range: the exact count when known, else the
@@ -290,8 +290,8 @@ func (p *personInfo) level() string {
 }
 
 func newPersonInfo(p *prospector.Person) *personInfo {
-	return &personInfo{card: p, titleWords: titleTokens(p.Title),
-		where: textTokens(p.City + " " + p.Region)}
+	return &personInfo{card: p, titleWords: taxonomy.TitleTokens(p.Title),
+		where: taxonomy.TextTokens(p.City + " " + p.Region)}
 }
 
 // sigInfo is a signal as the engine sees it: the backfill fills the text
@@ -305,7 +305,7 @@ type sigInfo struct {
 // words returns the words of the signal's title and detail, once.
 func (s *sigInfo) words() []string {
 	if s.ws == nil {
-		s.ws = textTokens(s.Title + " " + s.Detail)
+		s.ws = taxonomy.TextTokens(s.Title + " " + s.Detail)
 	}
 	return s.ws
 }

@@ -1,74 +1,18 @@
 package radar
 
 import (
+	"github.com/prospectorhq/prospector/taxonomy"
 	"strings"
-	"unicode"
 
 	"github.com/prospectorhq/prospector"
 )
 
 // Word matching. Titles and places are matched as the search index
-// matches them (search/tokens.go): every word of a requested phrase must
-// be among the words of the value, in any order, stopwords ignored and
-// title abbreviations expanded. The index keeps its tokenizer private, so
-// the rules are repeated here; TestTitleMatchAgreesWithIndex keeps the
-// two in step. Keywords matched against a signal's text also accept a
+// matches them, with the same tokenizer (taxonomy.TitleTokens and
+// TextTokens): every word of a requested phrase must be among the words of
+// the value, in any order, stopwords ignored and title abbreviations
+// expanded. Keywords matched against a signal's text also accept a
 // plural of each word ("engineer" matches "engineers").
-
-var stopwords = map[string]bool{
-	"of": true, "the": true, "and": true, "for": true, "at": true, "in": true, "to": true, "a": true, "an": true,
-	"on": true, "with": true, "de": true,
-}
-
-var titleSynonyms = map[string][]string{
-	"svp": {"senior", "vp"}, "evp": {"executive", "vp"}, "sr": {"senior"}, "jr": {"junior"},
-	"mgr": {"manager"}, "dir": {"director"}, "snr": {"senior"}, "ops": {"operations"},
-	"hr": {"people"}, "vpe": {"vp", "engineering"},
-}
-
-// words splits text into lowercase words of letters and digits.
-func words(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
-
-// textTokens are the distinct meaningful words of s.
-func textTokens(s string) []string {
-	var out []string
-	for _, w := range words(s) {
-		if !stopwords[w] && !contains(out, w) {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-// titleTokens are textTokens with "vice president" read as "vp" and
-// common abbreviations expanded.
-func titleTokens(s string) []string {
-	ws := words(s)
-	var out []string
-	add := func(w string) {
-		if !stopwords[w] && !contains(out, w) {
-			out = append(out, w)
-		}
-	}
-	for i := 0; i < len(ws); i++ {
-		w := ws[i]
-		if w == "vice" && i+1 < len(ws) && ws[i+1] == "president" {
-			add("vp")
-			i++
-			continue
-		}
-		if syn, ok := titleSynonyms[w]; ok {
-			for _, s := range syn {
-				add(s)
-			}
-			continue
-		}
-		add(w)
-	}
-	return out
-}
 
 func contains(l []string, s string) bool {
 	for _, x := range l {
@@ -153,7 +97,7 @@ type place struct {
 func places(ps []prospector.Place) []place {
 	out := make([]place, 0, len(ps))
 	for _, p := range ps {
-		out = append(out, place{country: p.Country, name: textTokens(p.Name)})
+		out = append(out, place{country: p.Country, name: taxonomy.TextTokens(p.Name)})
 	}
 	return out
 }
@@ -196,7 +140,7 @@ func newRef(raw, knownName string) ref {
 			name = strings.ReplaceAll(label, "-", " ")
 		}
 	}
-	r.name = textTokens(name)
+	r.name = taxonomy.TextTokens(name)
 	r.compact = strings.Join(r.name, "")
 	return r
 }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"github.com/prospectorhq/prospector/taxonomy"
 	"sort"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -95,7 +96,7 @@ func placeClauses(p *postings, places []prospector.Place) anyClause {
 		if pl.Country != "" {
 			terms = append(terms, term(fCountry, pl.Country))
 		}
-		for _, t := range textTokens(pl.Name) {
+		for _, t := range taxonomy.TextTokens(pl.Name) {
 			terms = append(terms, term(fPlace, t))
 		}
 		out = append(out, termClause(p, terms))
@@ -127,13 +128,13 @@ func (ix *Index) CompanyPeople(ctx context.Context, companyID int64, q prospecto
 		}
 	}
 	if len(q.Places) > 0 {
-		filters = append(filters, phraseClauses(p, fPlace, q.Places, textTokens))
+		filters = append(filters, phraseClauses(p, fPlace, q.Places, taxonomy.TextTokens))
 	}
 	if len(q.Locations) > 0 {
 		filters = append(filters, placeClauses(p, q.Locations))
 	}
-	titles := phraseClauses(p, fTitle, distinctPhrases(q.Titles, titleTokens), titleTokens)
-	exclude := phraseClauses(p, fTitle, q.ExcludeTitles, titleTokens)
+	titles := phraseClauses(p, fTitle, distinctPhrases(q.Titles, taxonomy.TitleTokens), taxonomy.TitleTokens)
+	exclude := phraseClauses(p, fTitle, q.ExcludeTitles, taxonomy.TitleTokens)
 
 	type hit struct {
 		key    uint32

@@ -8,6 +8,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"github.com/prospectorhq/prospector/taxonomy"
 	"strings"
 	"sync"
 
@@ -224,13 +225,13 @@ func companyTerms(c *prospector.Company) []string {
 	}
 	seen := map[string]bool{}
 	text := c.Name + " " + c.Industry + " " + c.Description + " " + strings.Join(c.Keywords, " ")
-	for _, w := range textTokens(text) {
+	for _, w := range taxonomy.TextTokens(text) {
 		if !seen[w] {
 			seen[w] = true
 			out = append(out, term(fKeyword, w))
 		}
 	}
-	for _, w := range textTokens(c.City + " " + c.Region) {
+	for _, w := range taxonomy.TextTokens(c.City + " " + c.Region) {
 		out = append(out, term(fPlace, w))
 	}
 	return out
@@ -285,7 +286,7 @@ func (ix *Index) applyPeople(ps []*prospector.Person) error {
 
 func personTerms(p *prospector.Person) []string {
 	var out []string
-	for _, w := range titleTokens(p.Title) {
+	for _, w := range taxonomy.TitleTokens(p.Title) {
 		out = append(out, term(fTitle, w))
 	}
 	if p.JobLevel != "" {
@@ -297,7 +298,7 @@ func personTerms(p *prospector.Person) []string {
 	if p.CountryCode != "" {
 		out = append(out, term(fCountry, p.CountryCode))
 	}
-	for _, w := range textTokens(p.City + " " + p.Region) {
+	for _, w := range taxonomy.TextTokens(p.City + " " + p.Region) {
 		out = append(out, term(fPlace, w))
 	}
 	return out

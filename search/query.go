@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"github.com/prospectorhq/prospector/taxonomy"
 	"sort"
 	"strings"
 
@@ -45,12 +46,12 @@ func (ix *Index) SearchCompanies(ctx context.Context, q prospector.CompanyQuery,
 		add(ix.anyOf(p, fRevenue, q.Revenues))
 	}
 	if len(q.Places) > 0 {
-		add(union(ix.phrases(p, fPlace, q.Places, textTokens)))
+		add(union(ix.phrases(p, fPlace, q.Places, taxonomy.TextTokens)))
 	}
 	var counted []*roaring.Bitmap
 	if len(q.Keywords) > 0 {
-		q.Keywords = distinctPhrases(q.Keywords, textTokens)
-		counted = ix.phrases(p, fKeyword, q.Keywords, textTokens)
+		q.Keywords = distinctPhrases(q.Keywords, taxonomy.TextTokens)
+		counted = ix.phrases(p, fKeyword, q.Keywords, taxonomy.TextTokens)
 		if len(counted) == 1 { // with more, each count tier is its own conjunct
 			add(counted[0])
 		}
@@ -75,8 +76,8 @@ func (ix *Index) SearchPeople(ctx context.Context, q prospector.PersonQuery, fro
 	add := func(b *roaring.Bitmap) { fields = append(fields, b) }
 	var counted []*roaring.Bitmap
 	if len(q.Titles) > 0 {
-		q.Titles = distinctPhrases(q.Titles, titleTokens)
-		counted = ix.phrases(p, fTitle, q.Titles, titleTokens)
+		q.Titles = distinctPhrases(q.Titles, taxonomy.TitleTokens)
+		counted = ix.phrases(p, fTitle, q.Titles, taxonomy.TitleTokens)
 		if len(counted) == 1 { // with more, each count tier is its own conjunct
 			add(counted[0])
 		}
@@ -91,7 +92,7 @@ func (ix *Index) SearchPeople(ctx context.Context, q prospector.PersonQuery, fro
 		add(ix.anyOf(p, fCountry, q.Countries))
 	}
 	if len(q.Places) > 0 {
-		add(union(ix.phrases(p, fPlace, q.Places, textTokens)))
+		add(union(ix.phrases(p, fPlace, q.Places, taxonomy.TextTokens)))
 	}
 	if len(q.CompanySizes) > 0 {
 		add(ix.anyOf(pc, fCoSize, q.CompanySizes))
@@ -111,7 +112,7 @@ func (ix *Index) SearchPeople(ctx context.Context, q prospector.PersonQuery, fro
 	pl := plan{fields: fields, all: ix.peopleAll, counted: counted, shift: personTierShift,
 		exact: ix.exactCounts(p.name+fTitle, q.Titles, counted)}
 	if len(q.ExcludeTitles) > 0 {
-		pl.not = union(ix.phrases(p, fTitle, q.ExcludeTitles, titleTokens))
+		pl.not = union(ix.phrases(p, fTitle, q.ExcludeTitles, taxonomy.TitleTokens))
 	}
 	return walk(ctx, pl, from, limit)
 }
