@@ -84,6 +84,11 @@ type Store interface {
 	SettingStore
 	EmailLookupStore
 	JobStore
+	RadarStore
+	LeadStore
+	LeadCampaignStore
+	IntegrationStore
+	FeedbackStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases connections.

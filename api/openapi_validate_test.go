@@ -199,6 +199,8 @@ const (
 		`"lead_title":null,"network_url":null,"title":"Adopted a CRM","detail":null,"source_url":null,"detected_at":"2024-05-01T10:00:00.123+02:00","score":null}`
 	oasSampleRadarSignal = `{"id":"l_1:0","type":"job_change","lead_id":"l_1","lead_name":"Ada Lovelace","company":null,"title":"VP Sales",` +
 		`"detail":null,"source_url":null,"detected_at":null,"score":3}`
+	oasSampleBreakdown = `{"total":93.4,"signal_type":30,"recency":24.4,"title_fit":24,"company_fit":15,"signal":"l_1:0",` +
+		`"type":"job_change"}`
 	oasSampleContact = `{"id":"c_1","name":"Ada Lovelace","title":"CTO","company":"Acme","role":"decision_maker","network_url":null,` +
 		`"email":null,"location":null,"score":null,"outreach_angle":"Scaling engineering"}`
 	oasSampleWorkspace   = `{"id":"w_1","user_id":"u_1","role":"owner","email":"owner@example.com"}`
@@ -268,6 +270,10 @@ var validOpenAPISamples = []openAPISample{
 	{"GET", "/api/v1/radar/r_1/leads?min_score=0.5&date_range=last_30_days", 200, `{"data":[{"id":"l_1","name":"Ada","title":null,` +
 		`"company":null,"network_url":null,"location":null,"score":null,"signal_context":[` + oasSampleRadarSignal + `]}]}`},
 	{"GET", "/api/v1/radar/r_1/signals", 200, `{"data":[` + oasSampleRadarSignal + `]}`},
+	{"GET", "/api/v1/radar/r_1/leads?date_range=all_time", 200, `{"data":[{"id":"l_1","name":"Ada","title":"VP Sales",` +
+		`"company":"Acme","network_url":null,"location":"Austin, Texas, United States","score":93.4,"signal_context":[` +
+		oasSampleRadarSignal + `],"score_breakdown":` + oasSampleBreakdown + `}]}`},
+	{"POST", "/api/v1/radar/create", 429, `{"error":{"code":"rate_limit_exceeded","message":"Radar limit reached: 1 of 1 radars"}}`},
 	{"POST", "/api/v1/leads/export", 200, `{"data":{"status":"ready","format":"csv","lead_count":1,"requested_lead_count":2,` +
 		`"missing_lead_ids":["l_9"],"content_type":"text/csv","file_name":"service-leads-export-20240501T100000Z.csv",` +
 		`"data":"id,full_name\nl_1,Ada\n"}}`},
@@ -317,6 +323,11 @@ var invalidOpenAPISamples = []openAPISample{
 	{"GET", "/api/v1/signals/company/acme.com", 200, `{"data":[` + strings.Replace(oasSampleSignal, `"l_1:0"`, `"l_1"`, 1) + `]}`},
 	// Wrong news-events type.
 	{"GET", "/api/v1/signals/news-events?company_domain=acme.com", 200, `{"data":{"company_domain":"acme.com","type":"news","count":0,"items":[]}}`},
+	// A score breakdown is complete; a lead score is 0 to 100.
+	{"GET", "/api/v1/radar/r_1/leads", 200, `{"data":[{"id":"l_1","name":"Ada","title":null,"company":null,"network_url":null,` +
+		`"location":null,"score":93.4,"signal_context":[],"score_breakdown":` + strings.Replace(oasSampleBreakdown, `"recency":24.4,`, ``, 1) + `}]}`},
+	{"GET", "/api/v1/radar/r_1/leads", 200, `{"data":[{"id":"l_1","name":"Ada","title":null,"company":null,"network_url":null,` +
+		`"location":null,"score":130,"signal_context":[]}]}`},
 	// lead_not_found is an error code; a 404 elsewhere still uses the envelope.
 	{"GET", "/api/v1/radar/r_1/leads", 404, `{"error":{"code":"not_found"}}`},
 	// 404 is not documented for health.

@@ -42,6 +42,13 @@ func (s *Server) routeList() []route {
 		{"GET /api/v1/signals/financing-events", authenticated, s.financingEvents},
 		{"GET /api/v1/signals/hiring", authenticated, s.hiringSignals},
 		{"GET /api/v1/signals/funding", authenticated, s.fundingSignals},
+		{"POST /api/v1/radar/create", authenticated, s.createRadar},
+		{"GET /api/v1/radar/{id}/leads", authenticated, s.radarLeads},
+		{"GET /api/v1/radar/{id}/signals", authenticated, s.radarSignals},
+		{"POST /api/v1/leads/export", authenticated, s.exportLeads},
+		{"POST /api/v1/leads/push", authenticated, s.pushLeads},
+		{"POST /api/v1/feedback/events", authenticated, s.feedbackEvent},
+		{"GET /api/v1/feedback/insights", authenticated, s.feedbackInsights},
 		{"GET /api/v1/health", open, s.health},
 		{"GET /api/v1/openapi.json", open, s.openAPI},
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/webhook"
 )
 
 // Config is what a Server needs; main builds it.
@@ -39,6 +40,10 @@ type Config struct {
 	CursorKey []byte
 	// Emails finds and verifies addresses for enrich/email (required).
 	Emails prospector.EmailFinder
+	// Webhooks sends POST /leads/push deliveries and reaches outreach
+	// tools, refusing private destinations unless built to allow them
+	// (serve --allow-private-webhooks). Nil: a default client.
+	Webhooks *webhook.Client
 }
 
 // Server serves the API. It keeps no state between requests but the key
@@ -65,6 +70,7 @@ type Server struct {
 	searcher           prospector.Searcher
 	cursorKey          []byte
 	emails             prospector.EmailFinder
+	webhooks           *webhook.Client
 }
 
 // NewServer builds the server and its routes.
@@ -72,7 +78,10 @@ func NewServer(cfg Config) *Server {
 	s := &Server{
 		store: cfg.Store, logger: cfg.Logger, limiter: cfg.Limiter, limMode: cfg.LimiterMode,
 		degraded: cfg.Degraded, tierRates: cfg.TierRates, version: cfg.Version, now: cfg.Now, registry: cfg.Registry,
-		searcher: cfg.Searcher, cursorKey: cfg.CursorKey, emails: cfg.Emails,
+		searcher: cfg.Searcher, cursorKey: cfg.CursorKey, emails: cfg.Emails, webhooks: cfg.Webhooks,
+	}
+	if s.webhooks == nil {
+		s.webhooks = webhook.NewClient(webhook.Config{})
 	}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)

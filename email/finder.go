@@ -18,7 +18,8 @@ import (
 // Confidence scale of a FindEmail answer. "evidence" below is the
 // pattern's share of the known personal addresses at the domain, times
 // min(known addresses, 10)/10: 0 with no support, 1 when ten or more
-// known addresses all follow the pattern.
+// known addresses all follow the pattern. Outreach feedback adjusts it:
+// replies count as known addresses, bounces count against (outcome.go).
 //
 //	| What happened                                      | Verified | Confidence                 | Evidence      |
 //	|----------------------------------------------------|----------|----------------------------|---------------|
@@ -63,6 +64,7 @@ type People interface {
 type Config struct {
 	Resolver Resolver // nil = net.DefaultResolver
 	People   People   // nil = no pattern learning
+	Outcomes Outcomes // nil = no feedback from outreach (outcome.go)
 	SMTP     SMTPConfig
 	// DomainTTL is how long per-domain facts (MX hosts, catch-all,
 	// pattern) are kept: default 6h.
@@ -174,9 +176,23 @@ func (f *Finder) candidates(ctx context.Context, q prospector.EmailQuery) ([]can
 	}
 	var cs []candidate
 	seen := make(map[string]bool)
+	// An address whose newest outreach outcome is a bounce is never
+	// answered again, as if the server had rejected it.
+	out, err := f.outcomes(ctx, domain)
+	if err != nil {
+		return nil, err
+	}
 	if local, d, ok := parseAddress(q.Known); ok && !isDisposable(d) {
 		addr := local + "@" + d
-		cs = append(cs, candidate{addr: addr, domain: d, known: true, role: isRole(local)})
+		ko := out
+		if d != domain {
+			if ko, err = f.outcomes(ctx, d); err != nil {
+				return nil, err
+			}
+		}
+		if !undeliverable(ko, addr) {
+			cs = append(cs, candidate{addr: addr, domain: d, known: true, role: isRole(local)})
+		}
 		seen[addr] = true
 	}
 	first, last := foldName(q.FirstName), foldName(q.LastName)
@@ -187,13 +203,14 @@ func (f *Finder) candidates(ctx context.Context, q prospector.EmailQuery) ([]can
 	if err != nil {
 		return nil, err
 	}
+	stats = stats.withOutcomes(out)
 	for _, p := range stats.rank() {
 		local := p.Local(first, last)
 		if local == "" || isRole(local) || !validLocal(local) {
 			continue
 		}
 		addr := local + "@" + domain
-		if seen[addr] {
+		if seen[addr] || undeliverable(out, addr) {
 			continue
 		}
 		seen[addr] = true

@@ -70,6 +70,7 @@ func (p Pattern) Local(first, last string) string {
 type patternStats struct {
 	explained [NumPatterns]int // known addresses each pattern produces
 	known     int              // personal addresses known at the domain
+	bounced   [NumPatterns]int // addresses following each pattern that bounced (outcome.go)
 }
 
 // share is the fraction of known addresses p explains, 0 with none known.
@@ -81,9 +82,14 @@ func (s patternStats) share(p Pattern) float64 {
 }
 
 // evidence is share weighted by how many addresses back it, saturating
-// at ten: in 0..1, and 0 exactly when nothing supports p.
+// at ten, and by the share of the addresses following p that did not
+// bounce: in 0..1, and 0 exactly when nothing supports p.
 func (s patternStats) evidence(p Pattern) float64 {
-	return s.share(p) * float64(min(s.known, 10)) / 10
+	e := s.share(p) * float64(min(s.known, 10)) / 10
+	if b := s.bounced[p]; b > 0 {
+		e *= float64(s.explained[p]) / float64(s.explained[p]+b)
+	}
+	return e
 }
 
 // inferPatterns counts, over the people's addresses at domain, which
@@ -113,13 +119,13 @@ func inferPatterns(people []*prospector.Person, domain string) patternStats {
 	return s
 }
 
-// rank orders the patterns by the share of known addresses they explain,
-// most first, then by prior order.
+// rank orders the patterns by evidence, most first, then by prior order.
+// Without bounces that is the share of known addresses they explain.
 func (s patternStats) rank() []Pattern {
 	ps := make([]Pattern, NumPatterns)
 	for i := range ps {
 		ps[i] = Pattern(i)
 	}
-	sort.SliceStable(ps, func(i, j int) bool { return s.explained[ps[i]] > s.explained[ps[j]] })
+	sort.SliceStable(ps, func(i, j int) bool { return s.evidence(ps[i]) > s.evidence(ps[j]) })
 	return ps
 }

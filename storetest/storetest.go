@@ -29,6 +29,10 @@ func Run(t *testing.T, open Opener) {
 	runSignal(t, open)
 	runEmail(t, open)
 	runJob(t, open)
+	runRadar(t, open)
+	runIntegration(t, open)
+	runFeedback(t, open)
+	runLeadCampaign(t, open)
 }
 
 // NewWorkspace creates a workspace on plan with the plan's default limits.

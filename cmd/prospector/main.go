@@ -73,6 +73,8 @@ PostgreSQL when PROSPECTOR_DATABASE_URL (or --database-url) is set.`,
 		newBenchCommand(e, &so),
 		newImportCommand(e, &so),
 		newDemoCommand(e, &so),
+		newIntegrationsCommand(e, &so),
+		newDeliveriesCommand(e, &so),
 	)
 	return root
 }

@@ -9,14 +9,18 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/prospectorhq/prospector"
 	"github.com/prospectorhq/prospector/api"
 	"github.com/prospectorhq/prospector/demo"
 	"github.com/prospectorhq/prospector/email"
+	"github.com/prospectorhq/prospector/jobs"
+	"github.com/prospectorhq/prospector/radar"
 	"github.com/prospectorhq/prospector/ratelimit"
 	"github.com/prospectorhq/prospector/search"
+	"github.com/prospectorhq/prospector/webhook"
 	"github.com/spf13/cobra"
 )
 
@@ -32,6 +36,9 @@ type serveOptions struct {
 	demoPeople      int
 	indexPoll       time.Duration
 	smtp            email.SMTPConfig
+	// allowPrivateWebhooks lets deliveries reach private and loopback
+	// addresses (local development only).
+	allowPrivateWebhooks bool
 }
 
 func newServeCommand(e *env, so *storeOptions) *cobra.Command {
@@ -70,6 +77,7 @@ SIGINT or SIGTERM stops accepting connections, drains in-flight requests
 	f.IntVar(&o.smtp.Port, "smtp-port", 25, "SMTP port of mail exchangers")
 	f.DurationVar(&o.smtp.CommandTimeout, "smtp-timeout", 10*time.Second, "timeout of each SMTP command; a timeout means unknown, never invalid")
 	f.IntVar(&o.smtp.PerDomain, "smtp-per-domain", 2, "concurrent SMTP sessions per domain")
+	f.BoolVar(&o.allowPrivateWebhooks, "allow-private-webhooks", false, "let webhook and outreach deliveries reach loopback, private and link-local addresses: local development only (or $PROSPECTOR_ALLOW_PRIVATE_WEBHOOKS=1)")
 	return cmd
 }
 
@@ -105,7 +113,11 @@ func serve(ctx context.Context, e *env, so *storeOptions, o serveOptions) error 
 	if e.getenv("PROSPECTOR_SMTP_PROBE") == "1" {
 		o.smtp.Enabled = true
 	}
-	cfg.Emails = email.New(email.Config{Resolver: net.DefaultResolver, People: st, SMTP: o.smtp})
+	cfg.Emails = email.New(email.Config{Resolver: net.DefaultResolver, People: st, Outcomes: st, SMTP: o.smtp})
+	cfg.Webhooks = webhook.NewClient(webhook.Config{AllowPrivate: allowPrivate(e, o.allowPrivateWebhooks)})
+	if cfg.Webhooks.AllowPrivate() {
+		logger.Warn("webhook deliveries may reach private and loopback addresses (--allow-private-webhooks)")
+	}
 	if o.rateLimit {
 		if o.redisURL == "" {
 			o.redisURL = e.getenv("PROSPECTOR_REDIS_URL")
@@ -126,12 +138,50 @@ func serve(ctx context.Context, e *env, so *storeOptions, o serveOptions) error 
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
+	// Deferred after st.Close, so it runs first: the jobs stop before the
+	// store closes.
+	defer startJobs(ctx, st, ix, cfg.Webhooks, logger)()
 	logger.Info("listening", "addr", ln.Addr().String(), "store", so.describe(e), "rate_limiter", cfg.LimiterMode)
 	fmt.Fprintf(e.stderr, "prospector %s listening on http://%s\n", version, ln.Addr())
 	if e.ready != nil {
 		e.ready(ln.Addr().String())
 	}
 	return serveHTTP(ctx, ln, api.NewServer(cfg), o.shutdownTimeout, logger)
+}
+
+// jobsGrace is how long radar jobs in flight may finish on shutdown
+// before they are interrupted (and queued again for the next start).
+const jobsGrace = 5 * time.Second
+
+// startJobs runs the durable background jobs of this node (the radar
+// backfills and scans, and the webhook deliveries of auto-sync) and the
+// radar scheduler until ctx ends. It returns a function that waits for
+// them to stop; interrupted jobs go back to the queue, for this node's
+// next start or another node.
+func startJobs(ctx context.Context, st prospector.Store, ix *search.Index, hooks *webhook.Client, logger *slog.Logger) (wait func()) {
+	// New radar leads go to the workspace's webhook when auto-sync is on:
+	// the engine hands them over once the batch that made them commits.
+	autoSync, waitDeliveries := startDeliveries(ctx, st, hooks, logger)
+	eng := &radar.Engine{Store: st, Searcher: ix, Logger: logger, OnLeads: autoSync.OnLeads}
+	runner := &jobs.Runner{Store: st, Logger: logger, Grace: jobsGrace, Poll: 250 * time.Millisecond,
+		Handlers: map[string]jobs.Handler{prospector.JobRadarBackfill: eng.Backfill, prospector.JobRadarScan: eng.Scan}}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		if err := runner.Run(ctx); err != nil {
+			logger.Error("jobs runner", "err", err)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		eng.Schedule(ctx, runner, 2*time.Second)
+	}()
+	return func() {
+		wg.Wait()
+		waitDeliveries()
+		logger.Info("background jobs stopped")
+	}
 }
 
 // serveHTTP serves h on ln until ctx is cancelled, then stops accepting,
