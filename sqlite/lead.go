@@ -357,15 +357,27 @@ func (db *DB) RadarSignals(ctx context.Context, radarID string, since *time.Time
 func (db *DB) LeadsByID(ctx context.Context, workspaceID string, ids []string) ([]*prospector.Lead, error) {
 	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
 	var out []*prospector.Lead
-	for start := 0; start < len(ids); start += 500 {
-		chunk := ids[start:min(start+500, len(ids))]
-		args := []any{workspaceID}
-		for _, id := range chunk {
-			args = append(args, id)
+	for start := 0; start < len(ids); {
+		// Lists are padded with NULL (equal to nothing) to a bucket size,
+		// so a few prepared statements serve every call: parsing a
+		// 500-value IN list cost more than running it.
+		bucket := idBuckets[len(idBuckets)-1]
+		for _, b := range idBuckets {
+			if b >= len(ids)-start {
+				bucket = b
+				break
+			}
+		}
+		chunk := ids[start:min(start+bucket, len(ids))]
+		start += len(chunk)
+		args := make([]any, 1+bucket)
+		args[0] = workspaceID
+		for i, id := range chunk {
+			args[1+i] = id
 		}
 		// "+workspace_id" keeps SQLite from walking the workspace's
 		// leads through leads_workspace: each id is a primary-key probe.
-		rows, err := queryList(ctx, db.read, `SELECT `+leadColumns+` FROM leads WHERE +workspace_id = ? AND id IN (`+placeholders(len(chunk))+`)`, scanLead, args...)
+		rows, err := queryPrepared(ctx, db, `SELECT `+leadColumns+` FROM leads WHERE +workspace_id = ? AND id IN (`+placeholders(bucket)+`)`, scanLead, args...)
 		if err != nil {
 			return nil, fmt.Errorf("sqlite: leads by id: %w", err)
 		}
