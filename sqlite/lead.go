@@ -307,13 +307,7 @@ func (db *DB) LeadSignals(ctx context.Context, leadIDs []string, since *time.Tim
 	}
 	byLead := map[string][]*prospector.LeadSignal{}
 	for start := 0; start < len(leadIDs); {
-		bucket := idBuckets[len(idBuckets)-1]
-		for _, b := range idBuckets {
-			if b >= len(leadIDs)-start {
-				bucket = b
-				break
-			}
-		}
+		bucket := bucketFor(len(leadIDs) - start)
 		chunk := leadIDs[start:min(start+bucket, len(leadIDs))]
 		start += len(chunk)
 		args := make([]any, bucket, bucket+1)
@@ -361,13 +355,7 @@ func (db *DB) LeadsByID(ctx context.Context, workspaceID string, ids []string) (
 		// Lists are padded with NULL (equal to nothing) to a bucket size,
 		// so a few prepared statements serve every call: parsing a
 		// 500-value IN list cost more than running it.
-		bucket := idBuckets[len(idBuckets)-1]
-		for _, b := range idBuckets {
-			if b >= len(ids)-start {
-				bucket = b
-				break
-			}
-		}
+		bucket := bucketFor(len(ids) - start)
 		chunk := ids[start:min(start+bucket, len(ids))]
 		start += len(chunk)
 		args := make([]any, 1+bucket)

@@ -38,17 +38,22 @@ func collect[T any](rows *sql.Rows, err error, scan func(rowScanner) (T, error))
 // statements serve every page size instead of one prepare per request.
 var idBuckets = []int{8, 32, 128, 512}
 
+// bucketFor is the IN-list size for n remaining values: the smallest
+// bucket holding them all, else the largest.
+func bucketFor(n int) int {
+	for _, b := range idBuckets {
+		if b >= n {
+			return b
+		}
+	}
+	return idBuckets[len(idBuckets)-1]
+}
+
 // queryByIDs fetches rows of table by id.
 func queryByIDs[T any](ctx context.Context, db *DB, table, columns string, ids []int64, scan func(rowScanner) (T, error)) ([]T, error) {
 	out := make([]T, 0, len(ids))
 	for start := 0; start < len(ids); {
-		bucket := idBuckets[len(idBuckets)-1]
-		for _, b := range idBuckets {
-			if b >= len(ids)-start {
-				bucket = b
-				break
-			}
-		}
+		bucket := bucketFor(len(ids) - start)
 		chunk := ids[start:min(start+bucket, len(ids))]
 		start += len(chunk)
 		args := make([]any, bucket)
@@ -174,13 +179,7 @@ func (db *DB) idsByKey(ctx context.Context, table, column string, keys []string)
 	for start := 0; start < len(keys); {
 		// Lists are padded with NULL (equal to nothing) to a bucket size,
 		// so a few prepared statements serve every batch.
-		bucket := idBuckets[len(idBuckets)-1]
-		for _, b := range idBuckets {
-			if b >= len(keys)-start {
-				bucket = b
-				break
-			}
-		}
+		bucket := bucketFor(len(keys) - start)
 		chunk := keys[start:min(start+bucket, len(keys))]
 		start += len(chunk)
 		args := make([]any, bucket)
