@@ -2,15 +2,11 @@ package postgres_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"net/url"
-	"os"
-	"strings"
 	"sync"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/prospectorhq/prospector/postgres/pgtest"
+
 	"github.com/prospectorhq/prospector"
 	"github.com/prospectorhq/prospector/postgres"
 	"github.com/prospectorhq/prospector/storetest"
@@ -18,68 +14,11 @@ import (
 
 // baseURL is the database the tests use; each test works in a schema of
 // its own, so runs in parallel (and leftovers) never collide.
-func baseURL(t testing.TB) string {
-	t.Helper()
-	u := os.Getenv("TEST_DATABASE_URL")
-	if u == "" {
-		t.Skip("TEST_DATABASE_URL not set: skipping PostgreSQL tests")
-	}
-	return u
-}
-
-// freshSchema creates an empty schema, dropped when the test ends, and
-// returns a URL whose search_path points at it.
-func freshSchema(t testing.TB) string {
-	t.Helper()
-	base := baseURL(t)
-	b := make([]byte, 8)
-	rand.Read(b)
-	schema := "t_" + hex.EncodeToString(b)
-	admin(t, base, "CREATE SCHEMA "+schema)
-	t.Cleanup(func() { admin(t, base, "DROP SCHEMA "+schema+" CASCADE") })
-	return withSearchPath(t, base, schema)
-}
-
-// admin runs one statement on a connection of its own, outside any store.
-func admin(t testing.TB, url, sql string) {
-	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatalf("connect to TEST_DATABASE_URL: %v", err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, sql); err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-}
-
-// withSearchPath adds search_path, which pgx sends as a run-time
-// parameter, to a URL or a key=value DSN.
-func withSearchPath(t testing.TB, base, schema string) string {
-	t.Helper()
-	if !strings.HasPrefix(base, "postgres://") && !strings.HasPrefix(base, "postgresql://") {
-		return base + " search_path=" + schema
-	}
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatalf("TEST_DATABASE_URL: %v", err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
-func openURL(t testing.TB, url string) *postgres.DB {
-	t.Helper()
-	db, err := postgres.Open(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
+func baseURL(t testing.TB) string                        { return pgtest.BaseURL(t) }
+func freshSchema(t testing.TB) string                    { return pgtest.FreshSchema(t) }
+func admin(t testing.TB, url, sql string)                { pgtest.Admin(t, url, sql) }
+func withSearchPath(t testing.TB, base, s string) string { return pgtest.WithSearchPath(t, base, s) }
+func openURL(t testing.TB, url string) *postgres.DB      { return pgtest.Open(t, url) }
 
 func open(t *testing.T) prospector.Store { return openURL(t, freshSchema(t)) }
 

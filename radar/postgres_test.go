@@ -2,70 +2,18 @@ package radar
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"net/url"
-	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/prospectorhq/prospector/postgres/pgtest"
+
 	"github.com/prospectorhq/prospector"
 	"github.com/prospectorhq/prospector/jobs"
 	"github.com/prospectorhq/prospector/postgres"
 	"github.com/prospectorhq/prospector/search"
 )
-
-// freshSchema creates an empty schema in TEST_DATABASE_URL's database,
-// dropped when the test ends, and returns a URL whose search_path points
-// at it. It skips the test when TEST_DATABASE_URL is not set.
-func freshSchema(t *testing.T) string {
-	t.Helper()
-	base := os.Getenv("TEST_DATABASE_URL")
-	if base == "" {
-		t.Skip("TEST_DATABASE_URL not set: skipping PostgreSQL tests")
-	}
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "t_radar_" + hex.EncodeToString(b)
-	exec := func(sql string) {
-		ctx := context.Background()
-		conn, err := pgx.Connect(ctx, base)
-		if err != nil {
-			t.Fatalf("connect to TEST_DATABASE_URL: %v", err)
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, sql); err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-	}
-	exec("CREATE SCHEMA " + schema)
-	t.Cleanup(func() { exec("DROP SCHEMA " + schema + " CASCADE") })
-	if !strings.HasPrefix(base, "postgres://") && !strings.HasPrefix(base, "postgresql://") {
-		return base + " search_path=" + schema
-	}
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatalf("TEST_DATABASE_URL: %v", err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
-func openPostgres(t *testing.T, url string) *postgres.DB {
-	t.Helper()
-	db, err := postgres.Open(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
 
 // node is one server of a deployment: its own connection pool, search
 // index and engine.
@@ -76,7 +24,7 @@ type node struct {
 }
 
 func newNode(t *testing.T, url string, now func() time.Time) *node {
-	st := openPostgres(t, url)
+	st := pgtest.Open(t, url)
 	ix := search.New(st)
 	if _, err := ix.Sync(context.Background()); err != nil {
 		t.Fatal(err)
@@ -95,8 +43,8 @@ func (n *node) scan(ctx context.Context, _ *prospector.Job) error {
 // gives the scan to one node at a time, and the cursors refuse a batch
 // applied twice), and the leads are those a single radar finds.
 func TestPostgresTwoNodesProcessEachSignalOnce(t *testing.T) {
-	url := freshSchema(t)
-	w := newWorldOn(t, openPostgres(t, url))
+	url := pgtest.FreshSchema(t)
+	w := newWorldOn(t, pgtest.Open(t, url))
 	w.seedCompanies()
 	w.seedPeople()
 	scanned := []*prospector.Radar{w.radar("vp", vpSales), w.radar("hiring", matchCases[1].c), w.radar("funds", prospector.RadarConfig{RaisedFunds: true})}
@@ -139,8 +87,8 @@ func TestPostgresTwoNodesProcessEachSignalOnce(t *testing.T) {
 // Two nodes scanning at once, outside the job queue: a node whose
 // cursors moved under it writes nothing, so no batch is applied twice.
 func TestPostgresConcurrentScans(t *testing.T) {
-	url := freshSchema(t)
-	w := newWorldOn(t, openPostgres(t, url))
+	url := pgtest.FreshSchema(t)
+	w := newWorldOn(t, pgtest.Open(t, url))
 	w.seedCompanies()
 	w.seedPeople()
 	r := w.radar("vp", vpSales)
