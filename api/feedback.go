@@ -110,17 +110,17 @@ func newFeedbackEvent(req *feedbackEventRequest, now time.Time) (*prospector.Fee
 	case ev.LeadID == "":
 		return nil, filterErr("lead_id", "required")
 	case !prospector.ValidLeadID(ev.LeadID):
-		return nil, filterErr("lead_id", "%q is not a lead id (ld_ and 36 lowercase letters or digits 2-7)", ev.LeadID)
+		return nil, filterErr("lead_id", "%q is not a lead id (ld_ and 36 lowercase letters or digits 2-7)", truncate(ev.LeadID, 64))
 	case ev.Type == "":
 		return nil, filterErr("event_type", "required: one of %s", strings.Join(prospector.FeedbackEventTypes(), ", "))
 	case !slices.Contains(prospector.FeedbackEventTypes(), ev.Type):
-		return nil, filterErr("event_type", "unsupported %q: use one of %s", ev.Type,
+		return nil, filterErr("event_type", "unsupported %q: use one of %s", truncate(ev.Type, 64),
 			strings.Join(prospector.FeedbackEventTypes(), ", "))
 	}
 	if ev.Source == "" {
 		ev.Source = prospector.DefaultFeedbackSource
 	} else if !slices.Contains(prospector.FeedbackSources(), ev.Source) {
-		return nil, filterErr("source", "unsupported %q: use one of %s", ev.Source, strings.Join(prospector.FeedbackSources(), ", "))
+		return nil, filterErr("source", "unsupported %q: use one of %s", truncate(ev.Source, 64), strings.Join(prospector.FeedbackSources(), ", "))
 	}
 	if n := utf8.RuneCountInString(ev.Content); n > maxFeedbackContent {
 		return nil, filterErr("content", "at most %d characters (got %d)", maxFeedbackContent, n)
@@ -131,14 +131,14 @@ func newFeedbackEvent(req *feedbackEventRequest, now time.Time) (*prospector.Fee
 		case utf8.RuneCountInString(ev.MeetingURL) > maxMeetingURL:
 			return nil, filterErr("meeting_url", "at most %d characters", maxMeetingURL)
 		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
-			return nil, filterErr("meeting_url", "%q is not an absolute http(s) URL", ev.MeetingURL)
+			return nil, filterErr("meeting_url", "%q is not an absolute http(s) URL", truncate(ev.MeetingURL, 64))
 		}
 	}
 	ev.OccurredAt = now.UTC().Truncate(time.Microsecond) // the precision both engines keep
 	if at := str(req.OccurredAt); at != "" {
 		t, err := time.Parse(time.RFC3339Nano, at)
 		if err != nil {
-			return nil, filterErr("occurred_at", "%q is not an RFC 3339 timestamp (2026-01-31T09:30:00Z)", at)
+			return nil, filterErr("occurred_at", "%q is not an RFC 3339 timestamp (2026-01-31T09:30:00Z)", truncate(at, 64))
 		}
 		if t.After(now.Add(feedbackClockSkew)) {
 			return nil, filterErr("occurred_at", "%s is more than %d minutes in the future", at, int(feedbackClockSkew.Minutes()))

@@ -11,7 +11,7 @@ import (
 )
 
 // The insight queries read lead_feedback, one row per lead, through
-// lead_feedback_window; the flags compare the newest event of a kind
+// lead_feedback_workspace; the flags compare the newest event of a kind
 // with the window's start ($2). Names sort in byte order (COLLATE "C"),
 // as on SQLite.
 const (

@@ -103,8 +103,8 @@ func micros(t *time.Time) any {
 // RecordFeedbackEvent applies ev in a write transaction shared with the
 // other writes waiting at the same moment (group.go). SQLite's single
 // writer applies the events of a lead one at a time, so what the
-// transaction reads (the lead, its feedback record, the idempotency key,
-// the address outcome) cannot change before it writes.
+// transaction reads (the idempotency key, the lead and its feedback
+// record) cannot change before it writes.
 func (db *DB) RecordFeedbackEvent(ctx context.Context, ev *prospector.FeedbackEvent, now time.Time) (*prospector.FeedbackResult, bool, error) {
 	if err := db.writeStmts(ctx, qFeedbackLead, qFeedbackKey, qInsertFeedback, qFeedbackLeadState,
 		qUpsertLeadFeedback, qAddressOutcome, qAddPatternOutcome); err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 // runFeedback covers feedback events, the ordering rule, idempotency,
 // concurrency on one lead, the email outcomes and the insights.
 func runFeedback(t *testing.T, open Opener) {
+	t.Run("FeedbackLead", func(t *testing.T) { testFeedbackLead(t, open(t)) })
 	t.Run("FeedbackTransitions", func(t *testing.T) { testFeedbackTransitions(t, open(t)) })
 	t.Run("FeedbackOrdering", func(t *testing.T) { testFeedbackOrdering(t, open(t)) })
 	t.Run("FeedbackLeadNotFound", func(t *testing.T) { testFeedbackLeadNotFound(t, open(t)) })
@@ -74,6 +76,44 @@ func leadState(t *testing.T, s prospector.Store, w *prospector.Workspace, id str
 }
 
 func tp(s string) *time.Time { t := utc(s); return &t }
+
+func testFeedbackLead(t *testing.T, s prospector.Store) {
+	ctx := context.Background()
+	fx := seedRadarData(t, s)
+	w := NewWorkspace(t, s, "fb", prospector.PlanGrowth)
+	r := newRadar(t, s, w, "r")
+	apply(t, s, &prospector.LeadBatch{Matches: []prospector.LeadMatch{match(r, fx, 0, map[int]float64{0: 50, 3: 40, 4: 30}),
+		match(r, fx, 1, map[int]float64{1: 20})}})
+	fx.people[0].Email = "aquill@acme-robotics.example"
+	if _, err := s.UpsertPeople(ctx, fx.people[:1]); err != nil {
+		t.Fatal(err)
+	}
+	leads, _ := s.RadarLeads(ctx, prospector.LeadFilter{RadarID: r.ID, Limit: 10})
+	byName := map[string]*prospector.Lead{}
+	for _, l := range leads {
+		byName[l.FullName] = l
+	}
+	avery, basil := byName["Avery Quill"], byName["Basil Thorn"]
+	l, types, err := s.FeedbackLead(ctx, w.ID, avery.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(types)
+	if l.ID != avery.ID || l.FirstName != "Avery" || l.LastName != "Quill" || l.Title != "VP Sales" ||
+		l.Company != "Acme Robotics" || l.Email != "aquill@acme-robotics.example" ||
+		!reflect.DeepEqual(types, []string{"company_hiring", "keyword_post"}) {
+		t.Fatalf("Avery: %+v, types %v", l, types)
+	}
+	if l, types, err := s.FeedbackLead(ctx, w.ID, basil.ID); err != nil || l.Email != "" || !reflect.DeepEqual(types, []string{"job_change"}) {
+		t.Fatalf("Basil: %+v, %v, %v", l, types, err)
+	}
+	other := NewWorkspace(t, s, "other", prospector.PlanGrowth)
+	for _, c := range []struct{ ws, id string }{{other.ID, avery.ID}, {w.ID, prospector.NewLeadID()}} {
+		if _, _, err := s.FeedbackLead(ctx, c.ws, c.id); !errors.Is(err, prospector.ErrLeadNotFound) {
+			t.Fatalf("lead %s in %s: %v", c.id, c.ws, err)
+		}
+	}
+}
 
 func testFeedbackTransitions(t *testing.T, s prospector.Store) {
 	w, leads, _ := feedbackLeads(t, s)

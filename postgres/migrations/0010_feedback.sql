@@ -52,8 +52,13 @@ CREATE TABLE lead_feedback (
     last_meeting_at  TIMESTAMPTZ,
     last_bounce_at   TIMESTAMPTZ,
     updated_at       TIMESTAMPTZ NOT NULL
-);
-CREATE INDEX lead_feedback_window ON lead_feedback(workspace_id, last_event_at);
+) WITH (fillfactor = 80);
+-- Every event updates its lead's row. Indexing only columns that rarely
+-- change (workspace_id; last_bounce_at changes on bounces only) keeps
+-- those updates HOT, in place with no index writes, and the table free
+-- of dead index entries; the insights read a workspace's rows whatever
+-- the window, as on SQLite.
+CREATE INDEX lead_feedback_workspace ON lead_feedback(workspace_id);
 CREATE INDEX lead_feedback_bounces ON lead_feedback(workspace_id, last_bounce_at, email_domain)
     WHERE last_bounce_at IS NOT NULL;
 
