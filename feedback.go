@@ -319,14 +319,12 @@ type FeedbackStore interface {
 	EmailOutcomes(ctx context.Context, domain string) (*EmailOutcomes, error)
 }
 
-// sortedPatterns is the order engines write pattern rows in, so two
-// transactions never wait on each other's rows in a cycle.
-func sortedPatterns(ps []string) []string {
-	out := append([]string{AnyPattern}, ps...)
+// OutcomePatterns are the pattern rows an address outcome updates: every
+// pattern the address follows, and AnyPattern. They are sorted, the order
+// engines write them in, so two transactions never wait on each other's
+// rows in a cycle.
+func OutcomePatterns(f LeadFacts) []string {
+	out := append([]string{AnyPattern}, f.EmailPatterns...)
 	slices.Sort(out)
 	return slices.Compact(out)
 }
-
-// OutcomePatterns are the pattern rows an address outcome updates: every
-// pattern the address follows, and AnyPattern, sorted.
-func OutcomePatterns(f LeadFacts) []string { return sortedPatterns(f.EmailPatterns) }

@@ -165,26 +165,29 @@ func BenchmarkFeedbackEvents(b *testing.B) {
 //
 // With TEST_DATABASE_URL set it runs on PostgreSQL too. With
 // PROSPECTOR_BENCH_FEEDBACK_DIR set, the SQLite database is kept in that
-// directory and reused by the next run.
+// directory and reused by the next run; PROSPECTOR_BENCH_FEEDBACK_SCHEMA
+// does the same with a PostgreSQL schema.
 func BenchmarkFeedbackInsights(b *testing.B) {
 	n, _ := strconv.Atoi(os.Getenv("PROSPECTOR_BENCH_FEEDBACK_EVENTS"))
 	if n <= 0 {
 		b.Skip("PROSPECTOR_BENCH_FEEDBACK_EVENTS not set")
 	}
-	stores := map[string]func(b *testing.B) prospector.Store{"sqlite": benchSQLite}
+	// Each engine opens a store and says how to settle it after seeding.
+	type opener func(b *testing.B) (prospector.Store, func())
+	stores := map[string]opener{"sqlite": func(b *testing.B) (prospector.Store, func()) { return benchSQLite(b), nil }}
 	if dir := os.Getenv("PROSPECTOR_BENCH_FEEDBACK_DIR"); dir != "" {
 		// Keep the seeded SQLite database there, and reuse it next time.
-		stores["sqlite"] = func(b *testing.B) prospector.Store {
+		stores["sqlite"] = func(b *testing.B) (prospector.Store, func()) {
 			st, err := sqlite.Open(context.Background(), dir)
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.Cleanup(func() { st.Close() })
-			return st
+			return st, nil
 		}
 	}
 	if url := os.Getenv("TEST_DATABASE_URL"); url != "" {
-		stores["postgres"] = func(b *testing.B) prospector.Store { return openPostgresB(b, url) }
+		stores["postgres"] = func(b *testing.B) (prospector.Store, func()) { return openPostgresB(b, url) }
 	}
 	for _, engine := range slices.Sorted(func(yield func(string) bool) {
 		for k := range stores {
@@ -194,10 +197,13 @@ func BenchmarkFeedbackInsights(b *testing.B) {
 		}
 	}) {
 		b.Run(engine, func(b *testing.B) {
-			st := stores[engine](b)
+			st, settle := stores[engine](b)
 			srv, w, key := feedbackBenchServer(b, st)
 			if in, err := st.FeedbackInsights(context.Background(), w.ID, time.Time{}, 1); err != nil || in.Summary.TotalLeads == 0 {
 				seedFeedback(b, st, w, n)
+				if settle != nil {
+					settle()
+				}
 			}
 			for _, days := range []int{30, 365} {
 				b.Run(fmt.Sprint("days=", days), func(b *testing.B) {
@@ -312,11 +318,16 @@ func seedFeedback(b *testing.B, st prospector.Store, w *prospector.Workspace, n 
 }
 
 // openPostgresB is openPostgres for benchmarks: a store in a schema of
-// its own, dropped at cleanup.
-func openPostgresB(b *testing.B, url string) prospector.Store {
+// its own, dropped at cleanup. settle vacuums lead_feedback, as
+// autovacuum would have during a million updates (it may be off on a test
+// server).
+func openPostgresB(b *testing.B, url string) (st prospector.Store, settle func()) {
 	b.Helper()
 	ctx := context.Background()
-	schema := fmt.Sprintf("b_api_%d", time.Now().UnixNano())
+	schema, keep := os.Getenv("PROSPECTOR_BENCH_FEEDBACK_SCHEMA"), true
+	if schema == "" {
+		schema, keep = fmt.Sprintf("b_api_%d", time.Now().UnixNano()), false
+	}
 	exec := func(sql string) error {
 		conn, err := pgx.Connect(ctx, url)
 		if err != nil {
@@ -326,21 +337,29 @@ func openPostgresB(b *testing.B, url string) prospector.Store {
 		_, err = conn.Exec(ctx, sql)
 		return err
 	}
-	if err := exec("CREATE SCHEMA " + schema); err != nil {
+	if err := exec("CREATE SCHEMA IF NOT EXISTS " + schema); err != nil {
 		b.Fatalf("TEST_DATABASE_URL: %v", err)
 	}
 	sep := "?"
 	if strings.Contains(url, "?") {
 		sep = "&"
 	}
-	st, err := postgres.Open(ctx, url+sep+"search_path="+schema)
+	db, err := postgres.Open(ctx, url+sep+"search_path="+schema)
 	if err != nil {
 		_ = exec("DROP SCHEMA " + schema + " CASCADE")
 		b.Fatal(err)
 	}
+	st = db
+	settle = func() {
+		if err := exec("VACUUM ANALYZE " + schema + ".lead_feedback"); err != nil {
+			b.Fatal(err)
+		}
+	}
 	b.Cleanup(func() {
 		st.Close()
-		_ = exec("DROP SCHEMA " + schema + " CASCADE")
+		if !keep {
+			_ = exec("DROP SCHEMA " + schema + " CASCADE")
+		}
 	})
-	return st
+	return st, settle
 }

@@ -10,31 +10,39 @@ import (
 	"github.com/prospectorhq/prospector"
 )
 
-// The insight queries read lead_feedback, one row per lead, through
-// lead_feedback_workspace; the flags compare the newest event of a kind
-// with the window's start ($2). Names sort in byte order (COLLATE "C"),
-// as on SQLite.
+// Kinds of rows of qInsights: GROUPING(title, company, signal_mask) has a
+// bit set for each column a row is not grouped by.
 const (
-	insightFlags = `count(*) FILTER (WHERE last_reply_at >= $2),
-		count(*) FILTER (WHERE last_positive_at >= $2), count(*) FILTER (WHERE last_meeting_at >= $2)`
-	qInsightSignals = `SELECT signal_mask, count(*), ` + insightFlags + `,
-		count(*) FILTER (WHERE last_bounce_at >= $2 OR status = 'skipped'),
-		count(*) FILTER (WHERE last_reply_at >= $2 AND last_meeting_at IS NULL)
-		FROM lead_feedback WHERE workspace_id = $1 AND last_event_at >= $2 GROUP BY signal_mask`
-	qInsightTitles = `SELECT title, count(*), ` + insightFlags + `
-		FROM lead_feedback WHERE workspace_id = $1 AND title <> '' AND last_event_at >= $2 GROUP BY title`
-	qInsightCompanies = `SELECT company, count(*), ` + insightFlags + `
-		FROM lead_feedback WHERE workspace_id = $1 AND company <> '' AND last_event_at >= $2 GROUP BY company`
-	qInsightBounces = `SELECT email_domain, count(*), 0::bigint, 0::bigint, 0::bigint FROM lead_feedback
-		WHERE workspace_id = $1 AND last_bounce_at >= $2 AND email_domain <> ''
-		GROUP BY email_domain ORDER BY count(*) DESC, email_domain COLLATE "C" LIMIT 3`
+	insightTitle   = 0b011
+	insightCompany = 0b101
+	insightSignals = 0b110
 )
 
-// rank is how the persona queries pick their top rows, by the group
-// column col.
-func rank(col string) string {
-	return ` ORDER BY 4 DESC, 3 DESC, 5 DESC, 2 DESC, ` + col + ` COLLATE "C" LIMIT $3`
-}
+// qInsights reads the workspace's lead_feedback rows (one per lead)
+// through lead_feedback_workspace once and groups them three ways with
+// grouping sets; the flags compare the newest event of a kind with the
+// window's start ($2). The titles and companies are ranked in SQL and cut
+// to $3, names in byte order (COLLATE "C") as on SQLite; every signal
+// mask group is returned, since each adds to the summary.
+const qInsights = `SELECT kind, coalesce(title, company, ''), coalesce(signal_mask, 0), total, replies, positive,
+		meetings, bounced_or_skipped, replied_no_meeting
+	FROM (SELECT g.*, row_number() OVER (PARTITION BY kind ORDER BY positive DESC, replies DESC, meetings DESC,
+			total DESC, coalesce(title, company) COLLATE "C") AS rank
+		FROM (SELECT GROUPING(title, company, signal_mask) AS kind, title, company, signal_mask, count(*) AS total,
+				count(*) FILTER (WHERE last_reply_at >= $2) AS replies,
+				count(*) FILTER (WHERE last_positive_at >= $2) AS positive,
+				count(*) FILTER (WHERE last_meeting_at >= $2) AS meetings,
+				count(*) FILTER (WHERE last_bounce_at >= $2 OR status = 'skipped') AS bounced_or_skipped,
+				count(*) FILTER (WHERE last_reply_at >= $2 AND last_meeting_at IS NULL) AS replied_no_meeting
+			FROM lead_feedback WHERE workspace_id = $1 AND last_event_at >= $2
+			GROUP BY GROUPING SETS ((title), (company), (signal_mask))) g
+		WHERE coalesce(title, company) IS DISTINCT FROM '') r
+	WHERE rank <= $3 OR kind = 6 -- insightSignals
+	ORDER BY kind, rank`
+
+const qInsightBounces = `SELECT email_domain, count(*), 0::bigint, 0::bigint, 0::bigint FROM lead_feedback
+	WHERE workspace_id = $1 AND last_bounce_at >= $2 AND email_domain <> ''
+	GROUP BY email_domain ORDER BY count(*) DESC, email_domain COLLATE "C" LIMIT 3`
 
 func scanPersona(row pgx.Row) (prospector.PersonaStat, error) {
 	var p prospector.PersonaStat
@@ -44,38 +52,40 @@ func scanPersona(row pgx.Row) (prospector.PersonaStat, error) {
 	return p, nil
 }
 
-// FeedbackInsights runs the four queries at once on the pool.
+// FeedbackInsights runs the grouping query and the bounce query at once.
 func (db *DB) FeedbackInsights(ctx context.Context, workspaceID string, since time.Time, top int) (*prospector.FeedbackInsights, error) {
 	var (
 		in     prospector.FeedbackInsights
 		groups []prospector.SignalGroup
-		errs   [4]error
+		errs   [2]error
 		wg     sync.WaitGroup
 	)
-	run := func(i int, f func() error) {
-		wg.Add(1)
-		go func() { defer wg.Done(); errs[i] = f() }()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		in.BounceDomains, errs[1] = queryList(ctx, db, qInsightBounces, scanPersona, workspaceID, since)
+	}()
+	rows, err := db.pool.Query(ctx, qInsights, workspaceID, since, top)
+	if err == nil {
+		var (
+			kind int
+			g    prospector.SignalGroup
+		)
+		_, err = pgx.ForEachRow(rows, []any{&kind, &g.Value, &g.Mask, &g.Total, &g.Replies, &g.Positive, &g.Meetings,
+			&g.BouncedOrSkipped, &g.RepliedNoMeeting}, func() error {
+			switch kind {
+			case insightTitle:
+				in.Titles = append(in.Titles, g.PersonaStat)
+			case insightCompany:
+				in.Companies = append(in.Companies, g.PersonaStat)
+			case insightSignals:
+				g.Value = ""
+				groups = append(groups, g)
+			}
+			return nil
+		})
 	}
-	run(0, func() (err error) {
-		groups, err = queryList(ctx, db, qInsightSignals, func(row pgx.Row) (prospector.SignalGroup, error) {
-			var g prospector.SignalGroup
-			err := row.Scan(&g.Mask, &g.Total, &g.Replies, &g.Positive, &g.Meetings, &g.BouncedOrSkipped, &g.RepliedNoMeeting)
-			return g, err
-		}, workspaceID, since)
-		return err
-	})
-	run(1, func() (err error) {
-		in.Titles, err = queryList(ctx, db, qInsightTitles+rank("title"), scanPersona, workspaceID, since, top)
-		return err
-	})
-	run(2, func() (err error) {
-		in.Companies, err = queryList(ctx, db, qInsightCompanies+rank("company"), scanPersona, workspaceID, since, top)
-		return err
-	})
-	run(3, func() (err error) {
-		in.BounceDomains, err = queryList(ctx, db, qInsightBounces, scanPersona, workspaceID, since)
-		return err
-	})
+	errs[0] = err
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
