@@ -8,16 +8,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
-	"os"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/prospectorhq/prospector/postgres/pgtest"
+
 	"github.com/prospectorhq/prospector"
 	"github.com/prospectorhq/prospector/api"
-	"github.com/prospectorhq/prospector/postgres"
 	"github.com/prospectorhq/prospector/search"
 	"github.com/prospectorhq/prospector/sqlite"
 	"github.com/prospectorhq/prospector/webhook"
@@ -35,39 +32,7 @@ func sqliteBench(b *testing.B) prospector.Store {
 
 // postgresBench opens a store in a fresh schema of TEST_DATABASE_URL's
 // database, dropped at the end; it skips without TEST_DATABASE_URL.
-func postgresBench(b *testing.B) prospector.Store {
-	base := os.Getenv("TEST_DATABASE_URL")
-	if base == "" {
-		b.Skip("TEST_DATABASE_URL not set: skipping PostgreSQL benchmarks")
-	}
-	ctx := context.Background()
-	admin := func(sql string) {
-		conn, err := pgx.Connect(ctx, base)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, sql); err != nil {
-			b.Fatal(err)
-		}
-	}
-	schema := "bench_" + strings.ToLower(prospector.NewLeadID()[3:19])
-	admin("CREATE SCHEMA " + schema)
-	b.Cleanup(func() { admin("DROP SCHEMA " + schema + " CASCADE") })
-	u, err := url.Parse(base)
-	if err != nil {
-		b.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	st, err := postgres.Open(ctx, u.String())
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { st.Close() })
-	return st
-}
+func postgresBench(b *testing.B) prospector.Store { return pgtest.Open(b, pgtest.FreshSchema(b)) }
 
 // leadsBench is a server on st with n leads of one workspace, seeded
 // through ApplyLeadBatch.

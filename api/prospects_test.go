@@ -3,8 +3,6 @@ package api_test
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -13,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/prospectorhq/prospector/postgres/pgtest"
+
 	"github.com/prospectorhq/prospector"
-	"github.com/prospectorhq/prospector/postgres"
 	"github.com/prospectorhq/prospector/taxonomy"
 )
 
@@ -311,47 +309,14 @@ func (r response) wantInvalid(t *testing.T, field string) {
 // always, PostgreSQL when TEST_DATABASE_URL is set.
 func engines(t *testing.T, f func(t *testing.T, e *env), opts ...option) {
 	t.Run("sqlite", func(t *testing.T) { f(t, newEnv(t, opts...)) })
-	url := os.Getenv("TEST_DATABASE_URL")
-	if url == "" {
+	if os.Getenv("TEST_DATABASE_URL") == "" {
 		t.Log("TEST_DATABASE_URL not set: PostgreSQL not covered")
 		return
 	}
-	t.Run("postgres", func(t *testing.T) { f(t, newEnvOn(t, openPostgres(t, url), opts...)) })
+	t.Run("postgres", func(t *testing.T) { f(t, newEnvOn(t, openPostgres(t), opts...)) })
 }
 
 // openPostgres opens a store in a schema of its own, dropped at cleanup.
-func openPostgres(t *testing.T, url string) prospector.Store {
-	t.Helper()
-	ctx := context.Background()
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "t_api_" + hex.EncodeToString(b)
-	exec := func(sql string) error {
-		conn, err := pgx.Connect(ctx, url)
-		if err != nil {
-			return err
-		}
-		defer conn.Close(ctx)
-		_, err = conn.Exec(ctx, sql)
-		return err
-	}
-	if err := exec("CREATE SCHEMA " + schema); err != nil {
-		t.Fatalf("TEST_DATABASE_URL: %v", err)
-	}
-	sep := "?"
-	if strings.Contains(url, "?") {
-		sep = "&"
-	}
-	st, err := postgres.Open(ctx, url+sep+"search_path="+schema)
-	if err != nil {
-		exec("DROP SCHEMA " + schema + " CASCADE")
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		st.Close()
-		if err := exec("DROP SCHEMA " + schema + " CASCADE"); err != nil {
-			t.Errorf("drop %s: %v", schema, err)
-		}
-	})
-	return st
+func openPostgres(t *testing.T) prospector.Store {
+	return pgtest.Open(t, pgtest.FreshSchema(t))
 }

@@ -2,18 +2,15 @@ package importer_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"os"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/prospectorhq/prospector/postgres/pgtest"
+
 	"github.com/prospectorhq/prospector"
 	"github.com/prospectorhq/prospector/demo"
 	"github.com/prospectorhq/prospector/importer"
-	"github.com/prospectorhq/prospector/postgres"
 )
 
 // engines returns a fresh store of each engine available: SQLite always,
@@ -25,37 +22,7 @@ func engines(t *testing.T) map[string]func(t *testing.T) prospector.Store {
 		t.Log("TEST_DATABASE_URL not set: PostgreSQL not covered")
 		return out
 	}
-	out["postgres"] = func(t *testing.T) prospector.Store {
-		t.Helper()
-		ctx := context.Background()
-		conn, err := pgx.Connect(ctx, url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b := make([]byte, 6)
-		rand.Read(b)
-		schema := "t_imp_" + hex.EncodeToString(b)
-		if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-			t.Fatal(err)
-		}
-		conn.Close(ctx)
-		sep := "?"
-		if strings.Contains(url, "?") {
-			sep = "&"
-		}
-		st, err := postgres.Open(ctx, url+sep+"search_path="+schema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			st.Close()
-			if c, err := pgx.Connect(context.Background(), url); err == nil {
-				c.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-				c.Close(context.Background())
-			}
-		})
-		return st
-	}
+	out["postgres"] = func(t *testing.T) prospector.Store { return pgtest.Open(t, pgtest.FreshSchema(t)) }
 	return out
 }
 
