@@ -67,6 +67,15 @@ type Searcher interface {
 	// CompanyPeople returns every person at the company matching q, in
 	// SearchPeople's order. q's company fields are ignored.
 	CompanyPeople(ctx context.Context, companyID int64, q PersonQuery) ([]int64, error)
+	// CompanyIDsByDomain resolves the normalised domains of the companies
+	// the searcher knows (as CompanyStore.CompanyIDsByDomain); callers ask
+	// the store for the others.
+	CompanyIDsByDomain(domains []string) map[string]int64
+	// CompanySignals returns the newest perCompany signals of each of the
+	// companies it knows (as SignalStore.SignalsByCompanies), as fresh as
+	// its results; missing lists the ids it does not know, for callers to
+	// read from the store.
+	CompanySignals(companyIDs []int64, perCompany int) (signals []*Signal, missing []int64)
 }
 
 // RevenueBands are the annual revenue bands (USD) a revenue filter takes.

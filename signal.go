@@ -21,7 +21,9 @@ type Signal struct {
 	SourceURL     string
 	DetectedAt    time.Time
 	Score         *float64
-	CreatedAt     time.Time
+	// Seq orders writes: it grows with every insert or update.
+	Seq       int64
+	CreatedAt time.Time
 }
 
 // ValidSignalType reports whether t is a person or company signal type.
@@ -62,6 +64,9 @@ type SignalStore interface {
 	SignalsByCompanies(ctx context.Context, companyIDs []int64, perCompany int) ([]*Signal, error)
 	// SignalFeed returns the signals matching f, newest first.
 	SignalFeed(ctx context.Context, f SignalFeedFilter) ([]*Signal, error)
+	// SignalsChangedSince returns up to limit signals written after seq,
+	// by Seq: what a search index replays to catch up.
+	SignalsChangedSince(ctx context.Context, seq int64, limit int) ([]*Signal, error)
 	// ListSignals returns up to limit signals with ID > after, by ID.
 	ListSignals(ctx context.Context, after int64, limit int) ([]*Signal, error)
 	// CountSignals counts every signal.

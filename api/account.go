@@ -195,4 +195,7 @@ func (s *Server) creditUsage(w http.ResponseWriter, r *http.Request) error {
 }
 
 // timestamp renders the contract's ISO 8601 in UTC with milliseconds.
-func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+func timestamp(t time.Time) string { return t.UTC().Format(timestampLayout) }
+
+// timestampLayout is the contract's time format: UTC, milliseconds.
+const timestampLayout = "2006-01-02T15:04:05.000Z"

@@ -43,9 +43,24 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		buf.Reset()
 		buf.WriteString(`{"error":{"code":"service_error","message":"The service could not encode the response."}}` + "\n")
 	}
+	writeRawJSON(w, status, buf.Bytes())
+}
+
+// rawPool recycles the byte slices of responses rendered by hand.
+var rawPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+// putRaw returns a slice to rawPool unless it grew huge.
+func putRaw(bp *[]byte) {
+	if cap(*bp) <= 4<<20 {
+		rawPool.Put(bp)
+	}
+}
+
+// writeRawJSON writes a body already encoded as writeJSON would.
+func writeRawJSON(w http.ResponseWriter, status int, body []byte) {
 	w.Header()["Content-Type"] = []string{"application/json"}
 	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+	_, _ = w.Write(body)
 }
 
 // writeData writes the 200 {"data": ...} envelope.

@@ -3,25 +3,29 @@ package api
 import (
 	"context"
 	"strconv"
+	"time"
 
 	"github.com/prospectorhq/prospector"
 )
 
-// signalRecord is the contract's Signal record.
+// signalRecord is the contract's Signal record. Empty optional strings
+// and a zero DetectedAt render as null. It renders itself (appendJSON):
+// signals/bulk writes hundreds per call, and plain fields cost no
+// allocation per member the way pointers for null would.
 type signalRecord struct {
-	ID            string   `json:"id"`
-	Type          string   `json:"type"`
-	Company       *string  `json:"company"`
-	CompanyDomain *string  `json:"company_domain"`
-	LeadID        string   `json:"lead_id"`
-	LeadName      string   `json:"lead_name"`
-	LeadTitle     *string  `json:"lead_title"`
-	NetworkURL    *string  `json:"network_url"`
-	Title         *string  `json:"title"`
-	Detail        *string  `json:"detail"`
-	SourceURL     *string  `json:"source_url"`
-	DetectedAt    *string  `json:"detected_at"`
-	Score         *float64 `json:"score"`
+	RowID         int64 // the signal's stored row id: id is <lead_id>:<row id>
+	Type          string
+	Company       string
+	CompanyDomain string
+	LeadID        string
+	LeadName      string
+	LeadTitle     string
+	NetworkURL    string
+	Title         string
+	Detail        string
+	SourceURL     string
+	DetectedAt    time.Time
+	Score         *float64
 }
 
 // newSignalRecord renders a signal with its company and person (either
@@ -29,27 +33,63 @@ type signalRecord struct {
 // company (docs/decisions.md); the id is the lead's id and the signal's
 // stored row id, which no later import changes.
 func newSignalRecord(sg *prospector.Signal, co *prospector.Company, p *prospector.Person) signalRecord {
-	r := signalRecord{Type: sg.Type, Title: orNull(sg.Title), Detail: orNull(sg.Detail), SourceURL: orNull(sg.SourceURL),
-		Score: sg.Score}
-	if !sg.DetectedAt.IsZero() {
-		at := timestamp(sg.DetectedAt)
-		r.DetectedAt = &at
-	}
+	r := signalRecord{RowID: sg.ID, Type: sg.Type, Title: sg.Title, Detail: sg.Detail, SourceURL: sg.SourceURL,
+		DetectedAt: sg.DetectedAt, Score: sg.Score}
 	if co != nil {
-		r.Company, r.CompanyDomain = orNull(co.Name), orNull(co.Domain)
+		r.Company, r.CompanyDomain = co.Name, co.Domain
 	}
 	switch {
 	case p != nil:
-		r.LeadID, r.LeadName, r.LeadTitle, r.NetworkURL = p.PublicID(), p.FullName, orNull(p.Title), orNull(p.NetworkURL)
+		r.LeadID, r.LeadName, r.LeadTitle, r.NetworkURL = p.PublicID(), p.FullName, p.Title, p.NetworkURL
 	case co != nil:
-		r.LeadID, r.LeadName, r.NetworkURL = co.PublicID(), co.Name, orNull(co.NetworkURL)
+		r.LeadID, r.LeadName, r.NetworkURL = co.PublicID(), co.Name, co.NetworkURL
 	default:
 		// Imports refuse signals that name nothing stored and deletes
 		// cascade, so this is a safety net, not a documented shape.
 		r.LeadID = "signal:" + sg.ExternalID
 	}
-	r.ID = r.LeadID + ":" + strconv.FormatInt(sg.ID, 10)
 	return r
+}
+
+// MarshalJSON renders the record for encoding/json (the feeds); the hot
+// paths call appendJSON directly.
+func (r signalRecord) MarshalJSON() ([]byte, error) { return r.appendJSON(nil), nil }
+
+// appendJSON appends the record as a JSON object, members in the
+// contract's order.
+func (r *signalRecord) appendJSON(b []byte) []byte {
+	b = append(b, `{"id":`...)
+	b = appendJSONString(b, r.LeadID)
+	b = append(b[:len(b)-1], ':') // the lead id's closing quote
+	b = strconv.AppendInt(b, r.RowID, 10)
+	b = append(b, `","type":`...)
+	b = appendJSONString(b, r.Type)
+	b = appendJSONMember(b, "company", r.Company)
+	b = appendJSONMember(b, "company_domain", r.CompanyDomain)
+	b = append(b, `,"lead_id":`...)
+	b = appendJSONString(b, r.LeadID)
+	b = append(b, `,"lead_name":`...)
+	b = appendJSONString(b, r.LeadName)
+	b = appendJSONMember(b, "lead_title", r.LeadTitle)
+	b = appendJSONMember(b, "network_url", r.NetworkURL)
+	b = appendJSONMember(b, "title", r.Title)
+	b = appendJSONMember(b, "detail", r.Detail)
+	b = appendJSONMember(b, "source_url", r.SourceURL)
+	b = append(b, `,"detected_at":`...)
+	if r.DetectedAt.IsZero() {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '"')
+		b = r.DetectedAt.UTC().AppendFormat(b, timestampLayout)
+		b = append(b, '"')
+	}
+	b = append(b, `,"score":`...)
+	if r.Score == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendJSONFloat(b, *r.Score)
+	}
+	return append(b, '}')
 }
 
 // signalRecords renders signals in their order. Companies in known are

@@ -1,11 +1,13 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -51,7 +53,7 @@ func (s *Server) bulkSignals(w http.ResponseWriter, r *http.Request) error {
 			domains = append(domains, norm)
 		}
 	}
-	ids, err := s.store.CompanyIDsByDomain(r.Context(), domains)
+	ids, err := s.companyIDsByDomain(r.Context(), domains)
 	if err != nil {
 		return err
 	}
@@ -61,7 +63,7 @@ func (s *Server) bulkSignals(w http.ResponseWriter, r *http.Request) error {
 		domainOf[id] = d
 		companyIDs = append(companyIDs, id)
 	}
-	sigs, err := s.store.SignalsByCompanies(r.Context(), companyIDs, bulkPerCompany)
+	sigs, err := s.companySignalList(r.Context(), companyIDs, bulkPerCompany)
 	if err != nil {
 		return err
 	}
@@ -73,7 +75,28 @@ func (s *Server) bulkSignals(w http.ResponseWriter, r *http.Request) error {
 		d := domainOf[*sg.CompanyID]
 		data[d] = append(data[d], recs[i])
 	}
-	writeData(w, data)
+	// Hundreds of records per call: rendered without reflection, as
+	// writeData would (keys sorted).
+	slices.Sort(domains)
+	bp := rawPool.Get().(*[]byte)
+	defer putRaw(bp)
+	b := append((*bp)[:0], `{"data":{`...)
+	for i, d := range domains {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(appendJSONString(b, d), ':', '[')
+		for j := range data[d] {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = data[d][j].appendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, "}}\n"...)
+	writeRawJSON(w, http.StatusOK, b)
+	*bp = b
 	return nil
 }
 
@@ -83,7 +106,7 @@ func (s *Server) companySignals(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sigs, err := s.store.SignalsByCompany(r.Context(), co.ID, maxCompanySignals)
+	sigs, err := s.companySignalList(r.Context(), []int64{co.ID}, maxCompanySignals)
 	if err != nil {
 		return err
 	}
@@ -93,6 +116,47 @@ func (s *Server) companySignals(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeData(w, recs)
 	return nil
+}
+
+// companyIDsByDomain resolves domains through the search index, asking
+// the store only for those the index does not know (yet).
+func (s *Server) companyIDsByDomain(ctx context.Context, domains []string) (map[string]int64, error) {
+	ids := s.searcher.CompanyIDsByDomain(domains)
+	if len(ids) == len(domains) {
+		return ids, nil
+	}
+	var rest []string
+	for _, d := range domains {
+		if _, ok := ids[d]; !ok {
+			rest = append(rest, d)
+		}
+	}
+	stored, err := s.store.CompanyIDsByDomain(ctx, rest)
+	if err != nil {
+		return nil, err
+	}
+	for d, id := range stored {
+		ids[d] = id
+	}
+	return ids, nil
+}
+
+// companySignalList returns the newest perCompany signals of each company,
+// ordered by company id, then newest first: from the search index, which
+// keeps them in memory, and from the store for companies the index does
+// not know (yet).
+func (s *Server) companySignalList(ctx context.Context, companyIDs []int64, perCompany int) ([]*prospector.Signal, error) {
+	sigs, missing := s.searcher.CompanySignals(companyIDs, perCompany)
+	if len(missing) == 0 {
+		return sigs, nil
+	}
+	stored, err := s.store.SignalsByCompanies(ctx, missing, perCompany)
+	if err != nil {
+		return nil, err
+	}
+	sigs = append(sigs, stored...)
+	slices.SortStableFunc(sigs, func(a, b *prospector.Signal) int { return cmp.Compare(*a.CompanyID, *b.CompanyID) })
+	return sigs, nil
 }
 
 // companyByID resolves a company identifier: its public id

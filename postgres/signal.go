@@ -10,16 +10,16 @@ import (
 )
 
 const signalColumns = `id, external_id, type, company_id, company_domain, person_id, title, detail, source_url,
-	detected_at, score, created_at`
+	detected_at, score, seq, created_at`
 
-// signalUpdate sets every column but external_id (the key) and created_at.
+// signalUpdate sets seq and every column but external_id (the key) and created_at.
 const signalUpdate = `UPDATE signals AS s SET content_hash = v.content_hash, type = v.type, company_id = v.company_id,
 	company_domain = v.company_domain, person_id = v.person_id, title = v.title, detail = v.detail,
-	source_url = v.source_url, detected_at = v.detected_at, score = v.score
+	source_url = v.source_url, detected_at = v.detected_at, score = v.score, seq = v.seq
 	FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::bigint[],
-		$8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::float8[], $13::timestamptz[])
+		$8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::float8[], $13::timestamptz[], $14::bigint[])
 	AS v(id, content_hash, external_id, type, company_id, company_domain, person_id, title, detail, source_url,
-		detected_at, score, created_at)
+		detected_at, score, created_at, seq)
 	WHERE s.id = v.id`
 
 func signalSpec() *upsertSpec[*prospector.Signal] {
@@ -27,6 +27,7 @@ func signalSpec() *upsertSpec[*prospector.Signal] {
 	return &upsertSpec[*prospector.Signal]{
 		table:     "signals",
 		keyColumn: "external_id",
+		sequenced: true,
 		columns: []string{"id", "content_hash", "external_id", "type", "company_id", "company_domain", "person_id",
 			"title", "detail", "source_url", "detected_at", "score", "created_at"},
 		key:   func(s *prospector.Signal) string { return s.ExternalID },
@@ -48,7 +49,7 @@ func (db *DB) UpsertSignals(ctx context.Context, ss []*prospector.Signal) (prosp
 func scanSignal(row pgx.Row) (*prospector.Signal, error) {
 	var s prospector.Signal
 	if err := row.Scan(&s.ID, &s.ExternalID, &s.Type, &s.CompanyID, &s.CompanyDomain, &s.PersonID, &s.Title,
-		&s.Detail, &s.SourceURL, &s.DetectedAt, &s.Score, &s.CreatedAt); err != nil {
+		&s.Detail, &s.SourceURL, &s.DetectedAt, &s.Score, &s.Seq, &s.CreatedAt); err != nil {
 		return nil, fmt.Errorf("postgres: scan signal: %w", err)
 	}
 	s.DetectedAt, s.CreatedAt = s.DetectedAt.UTC(), s.CreatedAt.UTC()
@@ -104,6 +105,12 @@ func (db *DB) SignalFeed(ctx context.Context, f prospector.SignalFeedFilter) ([]
 	return queryList(ctx, db, `SELECT `+prefixed("s.", signalColumns)+` FROM `+from+` WHERE `+where+`
 		ORDER BY s.detected_at DESC, s.id DESC LIMIT $`+strconv.Itoa(n+1)+` OFFSET $`+strconv.Itoa(n+2),
 		scanSignal, append(args, sqlLimit(f.Limit), sqlOffset(f.Offset))...)
+}
+
+// SignalsChangedSince walks the table by seq.
+func (db *DB) SignalsChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Signal, error) {
+	return queryList(ctx, db, `SELECT `+signalColumns+` FROM signals WHERE seq > $1 ORDER BY seq LIMIT $2`,
+		scanSignal, seq, sqlLimit(limit))
 }
 
 // ListSignals walks the table by id.

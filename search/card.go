@@ -3,6 +3,7 @@ package search
 import (
 	"encoding/binary"
 	"math"
+	"unsafe"
 
 	"github.com/prospectorhq/prospector"
 )
@@ -60,10 +61,19 @@ func appendStrings(b []byte, ss ...string) []byte {
 	return b
 }
 
+// readStrings reads the strings of a record. They alias the arena rather
+// than copy it, which saves most of what a result page allocates: an
+// arena's bytes are never written twice (put only appends, within a
+// chunk's capacity, and never reuses a replaced record's bytes), so the
+// strings stay as immutable as Go strings must be.
 func readStrings(b []byte, out []string) []byte {
 	for i := range out {
 		n, w := binary.Uvarint(b)
-		out[i] = string(b[w : w+int(n)])
+		if n == 0 {
+			out[i] = ""
+		} else {
+			out[i] = unsafe.String(&b[w], int(n))
+		}
 		b = b[w+int(n):]
 	}
 	return b
@@ -78,16 +88,17 @@ func companyCard(c *prospector.Company) []byte {
 	return binary.AppendVarint(append(b, 1), *c.EmployeeCount)
 }
 
-func decodeCompanyCard(id int64, b []byte) *prospector.Company {
+// decodeCompanyCard fills c from its card; count is where its
+// EmployeeCount points, so callers can decode a batch into slabs.
+func decodeCompanyCard(c *prospector.Company, id int64, b []byte, count *int64) {
 	var f [9]string
 	b = readStrings(b, f[:])
-	c := &prospector.Company{ID: id, Name: f[0], Domain: f[1], Website: f[2], Industry: f[3], City: f[4],
+	*c = prospector.Company{ID: id, Name: f[0], Domain: f[1], Website: f[2], Industry: f[3], City: f[4],
 		Region: f[5], CountryCode: f[6], EmployeeRange: f[7], NetworkURL: f[8]}
 	if b[0] == 1 {
-		v, _ := binary.Varint(b[1:])
-		c.EmployeeCount = &v
+		*count, _ = binary.Varint(b[1:])
+		c.EmployeeCount = count
 	}
-	return c
 }
 
 // personCard encodes the list-item fields of a person.
@@ -99,14 +110,15 @@ func personCard(p *prospector.Person) []byte {
 	return binary.LittleEndian.AppendUint64(append(b, 1), math.Float64bits(*p.Score))
 }
 
-func decodePersonCard(id int64, b []byte) *prospector.Person {
+// decodePersonCard fills p from its card; score is where its Score
+// points.
+func decodePersonCard(p *prospector.Person, id int64, b []byte, score *float64) {
 	var f [8]string
 	b = readStrings(b, f[:])
-	p := &prospector.Person{ID: id, ExternalID: f[0], FullName: f[1], Title: f[2], CompanyName: f[3], NetworkURL: f[4],
+	*p = prospector.Person{ID: id, ExternalID: f[0], FullName: f[1], Title: f[2], CompanyName: f[3], NetworkURL: f[4],
 		City: f[5], Region: f[6], CountryCode: f[7]}
 	if b[0] == 1 {
-		v := math.Float64frombits(binary.LittleEndian.Uint64(b[1:]))
-		p.Score = &v
+		*score = math.Float64frombits(binary.LittleEndian.Uint64(b[1:]))
+		p.Score = score
 	}
-	return p
 }

@@ -45,18 +45,26 @@ func get(a recordArena, id int64) *prospector.Company {
 	if rec == nil {
 		return nil
 	}
-	return decodeCompanyCard(id, rec)
+	c := &prospector.Company{}
+	decodeCompanyCard(c, id, rec, new(int64))
+	return c
+}
+
+func personOf(id int64, card []byte) *prospector.Person {
+	p := &prospector.Person{}
+	decodePersonCard(p, id, card, new(float64))
+	return p
 }
 
 func TestPersonCard(t *testing.T) {
 	score := 71.5
 	p := &prospector.Person{ID: 9, ExternalID: "x1", FullName: "Ada Quill", Title: "VP of Sales", CompanyName: "Acme",
 		NetworkURL: "https://network.example/in/ada", City: "Austin", Region: "Texas", CountryCode: "US", Score: &score}
-	if got := decodePersonCard(9, personCard(p)); !reflect.DeepEqual(got, p) {
+	if got := personOf(9, personCard(p)); !reflect.DeepEqual(got, p) {
 		t.Fatalf("person card %+v, want %+v", got, p)
 	}
 	bare := &prospector.Person{ID: 2, FullName: "B"}
-	if got := decodePersonCard(2, personCard(bare)); !reflect.DeepEqual(got, bare) {
+	if got := personOf(2, personCard(bare)); !reflect.DeepEqual(got, bare) {
 		t.Fatalf("bare person card %+v", got)
 	}
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"github.com/prospectorhq/prospector/taxonomy"
+	"math"
 	"sort"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -113,8 +114,7 @@ func (ix *Index) CompanyPeople(ctx context.Context, companyID int64, q prospecto
 	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	members := ix.peopleByCo[uint32(companyID)]
-	if companyID <= 0 || members == nil {
+	if companyID <= 0 || companyID > math.MaxUint32 {
 		return nil, nil
 	}
 	p := ix.people
@@ -140,29 +140,27 @@ func (ix *Index) CompanyPeople(ctx context.Context, companyID int64, q prospecto
 		key    uint32
 		titles int
 	}
-	hits := make([]hit, 0, members.GetCardinality())
-	it := members.Iterator()
-next:
-	for it.HasNext() {
-		id := it.Next()
+	var hits []hit
+	ix.members.each(uint32(companyID), func(id uint32) bool {
 		if int(id) >= len(p.keys) || p.keys[id] == 0 {
-			continue
+			return true
 		}
 		key := p.keys[id]
 		for _, f := range filters {
 			if !f.match(key) {
-				continue next
+				return true
 			}
 		}
 		if exclude.match(key) {
-			continue
+			return true
 		}
 		n := titles.count(key)
 		if len(titles) > 0 && n == 0 {
-			continue
+			return true
 		}
 		hits = append(hits, hit{key, n})
-	}
+		return true
+	})
 	sort.Slice(hits, func(i, j int) bool {
 		if hits[i].titles != hits[j].titles {
 			return hits[i].titles > hits[j].titles

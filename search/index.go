@@ -8,9 +8,11 @@ package search
 import (
 	"context"
 	"fmt"
-	"github.com/prospectorhq/prospector/taxonomy"
+	"hash/maphash"
 	"strings"
 	"sync"
+
+	"github.com/prospectorhq/prospector/taxonomy"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/prospectorhq/prospector"
@@ -36,9 +38,13 @@ const (
 type Index struct {
 	mu sync.RWMutex
 
-	companies    *postings
-	companyAll   *roaring.Bitmap
-	companyFacts map[uint32]companyFacts
+	companies  *postings
+	companyAll *roaring.Bitmap
+	// facts maps a company id to its companyFacts, interned (+1; 0:
+	// unknown): a map of structs of strings held a pointer per company.
+	facts     []uint32
+	factTable []companyFacts
+	factIdx   map[companyFacts]uint32
 	// cards keep each row's list-item fields, so result pages need no
 	// database read.
 	cards      recordArena
@@ -48,9 +54,11 @@ type Index struct {
 	personCards    recordArena
 	peopleCo       *postings // terms taken from the person's company
 	peopleAll      *roaring.Bitmap
-	personCompany  []uint32 // person id -> company id (0: none)
-	peopleByCo     map[uint32]*roaring.Bitmap
+	members        memberLists // people under their company
 	personSeq      int64
+	signals        signalSet
+	byDomain       map[uint64]uint32 // hash of a company's domain -> its id
+	seed           maphash.Seed
 	store          prospector.Store
 	optimizedAtLen uint64
 	gen            uint64 // bumped by every applied batch; keys the filter cache
@@ -66,8 +74,9 @@ type companyFacts struct {
 // New returns an empty index over st; Sync or Follow fills it.
 func New(st prospector.Store) *Index {
 	return &Index{
-		store: st, companies: newPostings("c"), companyAll: roaring.New(), companyFacts: map[uint32]companyFacts{},
-		people: newPostings("p"), peopleCo: newPostings("pc"), peopleAll: roaring.New(), peopleByCo: map[uint32]*roaring.Bitmap{},
+		store: st, companies: newPostings("c"), companyAll: roaring.New(), factIdx: map[companyFacts]uint32{},
+		people: newPostings("p"), peopleCo: newPostings("pc"), peopleAll: roaring.New(),
+		byDomain: map[uint64]uint32{}, seed: maphash.MakeSeed(),
 	}
 }
 
@@ -134,6 +143,25 @@ func (ix *Index) Sync(ctx context.Context) (int, error) {
 		}
 		applied += len(ps)
 	}
+	for {
+		ix.mu.RLock()
+		seq := ix.signals.seq
+		ix.mu.RUnlock()
+		ss, err := ix.store.SignalsChangedSince(ctx, seq, batchSize)
+		if err != nil {
+			return applied, fmt.Errorf("search: sync signals: %w", err)
+		}
+		if len(ss) == 0 {
+			break
+		}
+		ix.mu.Lock()
+		err = ix.applySignals(ss)
+		ix.mu.Unlock()
+		if err != nil {
+			return applied, err
+		}
+		applied += len(ss)
+	}
 	if applied > 0 {
 		ix.optimize()
 	}
@@ -172,18 +200,17 @@ func (ix *Index) applyCompanies(cs []*prospector.Company) error {
 		ix.companies.set(id, key, companyTerms(c))
 		ix.companyAll.Add(key)
 		facts := companyFacts{size: c.EmployeeRange, industry: strings.ToLower(c.Industry)}
-		if old, ok := ix.companyFacts[id]; ok && old != facts {
+		if old, ok := ix.factsOf(id); ok && old != facts {
 			// People filtered through this company must see the change.
-			if members := ix.peopleByCo[id]; members != nil {
-				it := members.Iterator()
-				for it.HasNext() {
-					pid := it.Next()
-					ix.peopleCo.set(pid, ix.people.keys[pid], facts.terms())
-				}
-			}
+			terms := facts.terms()
+			ix.members.each(id, func(pid uint32) bool {
+				ix.peopleCo.set(pid, ix.people.keys[pid], terms)
+				return true
+			})
 		}
-		ix.companyFacts[id] = facts
+		ix.setFacts(id, facts)
 		ix.cards.put(id, companyCard(c))
+		ix.byDomain[maphash.String(ix.seed, c.Domain)] = id
 		if c.Seq > ix.companySeq {
 			ix.companySeq = c.Seq
 		}
@@ -196,6 +223,25 @@ func (ix *Index) companyKey(id uint32) uint32 {
 		return ix.companies.keys[id]
 	}
 	return 0
+}
+
+// factsOf returns the facts of a company, ok false when it is unknown.
+func (ix *Index) factsOf(id uint32) (companyFacts, bool) {
+	if int(id) < len(ix.facts) && ix.facts[id] != 0 {
+		return ix.factTable[ix.facts[id]-1], true
+	}
+	return companyFacts{}, false
+}
+
+func (ix *Index) setFacts(id uint32, f companyFacts) {
+	i, ok := ix.factIdx[f]
+	if !ok {
+		ix.factTable = append(ix.factTable, f)
+		i = uint32(len(ix.factTable))
+		ix.factIdx[f] = i
+	}
+	ix.facts = grow(ix.facts, id)
+	ix.facts[id] = i
 }
 
 func (f companyFacts) terms() []string {
@@ -253,28 +299,18 @@ func (ix *Index) applyPeople(ps []*prospector.Person) error {
 		ix.people.set(id, key, personTerms(p))
 		ix.peopleAll.Add(key)
 		ix.personCards.put(id, personCard(p))
-		for int(id) >= len(ix.personCompany) {
-			ix.personCompany = append(ix.personCompany, 0)
-		}
-		if old := ix.personCompany[id]; old != 0 {
-			if m := ix.peopleByCo[old]; m != nil {
-				m.Remove(id)
-			}
-		}
 		var co uint32
 		if p.CompanyID != nil {
 			co = uint32(*p.CompanyID)
 		}
-		ix.personCompany[id] = co
 		if co != 0 {
-			m := ix.peopleByCo[co]
-			if m == nil {
-				m = roaring.New()
-				ix.peopleByCo[co] = m
+			if ix.members.ownerOf(id) != co {
+				ix.members.insert(id, co, nil)
 			}
-			m.Add(id)
-			ix.peopleCo.set(id, key, ix.companyFacts[co].terms())
+			facts, _ := ix.factsOf(co)
+			ix.peopleCo.set(id, key, facts.terms())
 		} else {
+			ix.members.remove(id)
 			ix.peopleCo.remove(id)
 		}
 		if p.Seq > ix.personSeq {
@@ -309,9 +345,12 @@ func (ix *Index) CompanyCards(ids []int64) []*prospector.Company {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	out := make([]*prospector.Company, 0, len(ids))
-	for _, id := range ids {
+	slab := make([]prospector.Company, len(ids))
+	counts := make([]int64, len(ids))
+	for i, id := range ids {
 		if rec := ix.cards.get(id); rec != nil {
-			out = append(out, decodeCompanyCard(id, rec))
+			decodeCompanyCard(&slab[i], id, rec, &counts[i])
+			out = append(out, &slab[i])
 		}
 	}
 	return out
@@ -322,9 +361,12 @@ func (ix *Index) PersonCards(ids []int64) []*prospector.Person {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	out := make([]*prospector.Person, 0, len(ids))
-	for _, id := range ids {
+	slab := make([]prospector.Person, len(ids))
+	scores := make([]float64, len(ids))
+	for i, id := range ids {
 		if rec := ix.personCards.get(id); rec != nil {
-			out = append(out, decodePersonCard(id, rec))
+			decodePersonCard(&slab[i], id, rec, &scores[i])
+			out = append(out, &slab[i])
 		}
 	}
 	return out

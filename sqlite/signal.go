@@ -13,11 +13,12 @@ import (
 )
 
 const signalColumns = `id, external_id, type, company_id, company_domain, person_id, title, detail, source_url,
-	detected_at, score, created_at`
+	detected_at, score, seq, created_at`
 
 func signalSpec(now string) upsertSpec[*prospector.Signal] {
 	return upsertSpec[*prospector.Signal]{
-		table: "signals",
+		table:     "signals",
+		sequenced: true,
 		columns: []string{"external_id", "type", "company_id", "company_domain", "person_id", "title", "detail",
 			"source_url", "detected_at", "score", "created_at"},
 		key:   func(s *prospector.Signal) string { return s.ExternalID },
@@ -49,7 +50,7 @@ func scanSignal(row rowScanner) (*prospector.Signal, error) {
 		detected, created string
 	)
 	if err := row.Scan(&s.ID, &s.ExternalID, &s.Type, &company, &s.CompanyDomain, &person, &s.Title, &s.Detail,
-		&s.SourceURL, &detected, &score, &created); err != nil {
+		&s.SourceURL, &detected, &score, &s.Seq, &created); err != nil {
 		return nil, fmt.Errorf("sqlite: scan signal: %w", err)
 	}
 	s.CompanyID, s.PersonID, s.Score = int64Ptr(company), int64Ptr(person), float64Ptr(score)
@@ -173,6 +174,12 @@ func (db *DB) SignalFeed(ctx context.Context, f prospector.SignalFeedFilter) ([]
 	}
 	return queryPrepared(ctx, db, `SELECT `+prefixed("s.", signalColumns)+` FROM `+from+` WHERE `+where+`
 		ORDER BY s.detected_at DESC, s.id DESC LIMIT (? + 0) OFFSET (? + 0)`, scanSignal, append(args, f.Limit, f.Offset)...)
+}
+
+// SignalsChangedSince walks the table by seq.
+func (db *DB) SignalsChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Signal, error) {
+	return queryList(ctx, db.read, `SELECT `+signalColumns+` FROM signals WHERE seq > ? ORDER BY seq LIMIT ?`,
+		scanSignal, seq, limit)
 }
 
 // ListSignals walks the table by id.

@@ -16,6 +16,57 @@ func runSignal(t *testing.T, open Opener) {
 	t.Run("SignalsByCompanies", func(t *testing.T) { testSignalsByCompanies(t, open(t)) })
 	t.Run("SignalsByCompaniesLargeBatch", func(t *testing.T) { testSignalsByCompaniesLargeBatch(t, open(t)) })
 	t.Run("SignalFeed", func(t *testing.T) { testSignalFeed(t, open(t)) })
+	t.Run("SignalsChangedSince", func(t *testing.T) { testSignalsChangedSince(t, open(t)) })
+}
+
+// testSignalsChangedSince: every insert and every content update moves a
+// signal past the last seq a reader has seen; an unchanged re-import does
+// not.
+func testSignalsChangedSince(t *testing.T, s prospector.Store) {
+	ctx := context.Background()
+	cs := sampleCompanies()
+	if _, err := s.UpsertCompanies(ctx, cs); err != nil {
+		t.Fatal(err)
+	}
+	sigs := func() []*prospector.Signal {
+		var ss []*prospector.Signal
+		for i, ext := range []string{"s1", "s2", "s3"} {
+			ss = append(ss, &prospector.Signal{ExternalID: ext, Type: "company_hiring", CompanyID: &cs[i].ID,
+				CompanyDomain: cs[i].Domain, Title: "Hiring " + ext, DetectedAt: utc("2026-10-01T00:00:00Z")})
+		}
+		return ss
+	}
+	if _, err := s.UpsertSignals(ctx, sigs()); err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.SignalsChangedSince(ctx, 0, 10)
+	if err != nil || len(all) != 3 {
+		t.Fatalf("changed since 0: %d %v", len(all), err)
+	}
+	for i := range all {
+		if all[i].Seq <= 0 || (i > 0 && all[i].Seq <= all[i-1].Seq) {
+			t.Fatalf("seqs not ascending and positive: %s", externalIDs(all))
+		}
+	}
+	if page, _ := s.SignalsChangedSince(ctx, 0, 2); len(page) != 2 || page[1].Seq != all[1].Seq {
+		t.Fatalf("limit not applied in seq order: %s", externalIDs(page))
+	}
+	last := all[2].Seq
+	again := sigs()
+	if _, err := s.UpsertSignals(ctx, again); err != nil {
+		t.Fatal(err)
+	}
+	if none, _ := s.SignalsChangedSince(ctx, last, 10); len(none) != 0 {
+		t.Fatalf("an unchanged re-import moved signals: %s", externalIDs(none))
+	}
+	again[0].Title = "Hiring engineers"
+	if _, err := s.UpsertSignals(ctx, again); err != nil {
+		t.Fatal(err)
+	}
+	changed, _ := s.SignalsChangedSince(ctx, last, 10)
+	if len(changed) != 1 || changed[0].ExternalID != "s1" || changed[0].Title != "Hiring engineers" || changed[0].Seq <= last {
+		t.Fatalf("after one update, changed since %d: %s", last, externalIDs(changed))
+	}
 }
 
 // externalIDs lists the signals' external ids, space-separated.

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
@@ -32,6 +33,7 @@ type benchSearchOptions struct {
 	maxResults        []int
 	endpoints         []string
 	cpuProfile        string
+	memProfile        string
 }
 
 func newBenchSearchCommand(e *env, so *storeOptions) *cobra.Command {
@@ -66,6 +68,7 @@ transaction). Reuse a seeded store with
 	f.StringSliceVar(&o.endpoints, "endpoints", []string{"discover/companies", "search/companies", "discover/people", "search/people"},
 		"endpoints to measure; also contacts/find, contacts/waterfall-icp, contacts/employee-finder, enrich/email, signals/bulk, signals/news-events")
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the load phase to this file")
+	f.StringVar(&o.memProfile, "memprofile", "", "write a heap profile taken after the index is built to this file")
 	return cmd
 }
 
@@ -100,6 +103,14 @@ func benchSearch(ctx context.Context, e *env, so *storeOptions, o benchSearchOpt
 	}
 	build := time.Since(start)
 	stats := ix.Stats()
+	runtime.GC()
+	var mem runtime.MemStats
+	runtime.ReadMemStats(&mem)
+	if o.memProfile != "" {
+		if err := writeHeapProfile(o.memProfile); err != nil {
+			return err
+		}
+	}
 
 	w := prospector.NewWorkspace(fmt.Sprintf("bench-%d", time.Now().UnixNano()), prospector.PlanGrowth)
 	w.Credits.Limit = nil // every enrich/email answer is charged, never refused
@@ -127,9 +138,9 @@ func benchSearch(ctx context.Context, e *env, so *storeOptions, o benchSearchOpt
 	defer hs.Close()
 	base := "http://" + ln.Addr().String() + "/api/v1/"
 
-	fmt.Fprintf(e.stdout, "store: %s; %d companies, %d people indexed in %s (bitmaps %.1f MiB); Go memory limit %d MiB\n",
+	fmt.Fprintf(e.stdout, "store: %s; %d companies, %d people indexed in %s (bitmaps %.1f MiB, live heap %d MiB); Go memory limit %d MiB\n",
 		so.describe(e), stats.Companies, stats.People, build.Round(time.Millisecond), float64(stats.Bytes)/(1<<20),
-		debug.SetMemoryLimit(-1)>>20)
+		mem.HeapAlloc>>20, debug.SetMemoryLimit(-1)>>20)
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "endpoint\tmax_results\treq/s\tp50 ms\tp99 ms\tmax ms\terrors\t")
 	if o.cpuProfile != "" {
@@ -262,4 +273,17 @@ func peakRSS() string {
 		}
 	}
 	return "unknown"
+}
+
+// writeHeapProfile writes the live heap, as after a collection, to path.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
