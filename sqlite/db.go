@@ -91,7 +91,13 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	// Only the writer maps the file: each reader connection would map it
 	// again, and their resident pages would count once per mapping.
 	writeDSN := base + "&_pragma=cache_size(-65536)&_pragma=mmap_size(134217728)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
-	readDSN := base + "&_pragma=cache_size(-8192)&_pragma=query_only(1)"
+	// Readers keep a small page cache: SQLite drops a reader's whole
+	// cache when its next transaction finds the database changed, so under
+	// a steady trickle of writes (every enrich/email call writes) a larger
+	// one is freed page by page over and over and rarely hit: 2 MiB
+	// instead of 8 gave enrich/email 12 % more throughput at 2M people.
+	// Pages come from the OS's cache either way.
+	readDSN := base + "&_pragma=cache_size(-2048)&_pragma=query_only(1)"
 
 	write, err := sql.Open("sqlite", writeDSN)
 	if err != nil {
