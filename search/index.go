@@ -7,6 +7,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"strings"
@@ -108,64 +109,84 @@ const batchSize = 10000
 
 // Sync applies every change the store has recorded since the last call:
 // the first call builds the index from scratch. It returns the number of
-// rows applied.
+// rows applied. Companies come first (people and signals read their
+// facts and domains); people and signals then load side by side, which
+// each with its reads a batch ahead of indexing.
 func (ix *Index) Sync(ctx context.Context) (int, error) {
-	applied := 0
-	for {
-		ix.mu.RLock()
-		seq := ix.companySeq
-		ix.mu.RUnlock()
-		cs, err := ix.store.CompaniesChangedSince(ctx, seq, batchSize)
-		if err != nil {
-			return applied, fmt.Errorf("search: sync companies: %w", err)
-		}
-		if len(cs) == 0 {
-			break
-		}
-		if err := ix.applyCompanies(cs); err != nil {
-			return applied, err
-		}
-		applied += len(cs)
+	applied, err := catchUp(ctx, ix, "companies", func() int64 { return ix.companySeq }, ix.store.CompaniesChangedSince,
+		func(c *prospector.Company) int64 { return c.Seq }, ix.applyCompanies)
+	if err != nil {
+		return applied, err
 	}
-	for {
-		ix.mu.RLock()
-		seq := ix.personSeq
-		ix.mu.RUnlock()
-		ps, err := ix.store.PeopleChangedSince(ctx, seq, batchSize)
-		if err != nil {
-			return applied, fmt.Errorf("search: sync people: %w", err)
-		}
-		if len(ps) == 0 {
-			break
-		}
-		if err := ix.applyPeople(ps); err != nil {
-			return applied, err
-		}
-		applied += len(ps)
-	}
-	for {
-		ix.mu.RLock()
-		seq := ix.signals.seq
-		ix.mu.RUnlock()
-		ss, err := ix.store.SignalsChangedSince(ctx, seq, batchSize)
-		if err != nil {
-			return applied, fmt.Errorf("search: sync signals: %w", err)
-		}
-		if len(ss) == 0 {
-			break
-		}
-		ix.mu.Lock()
-		err = ix.applySignals(ss)
-		ix.mu.Unlock()
-		if err != nil {
-			return applied, err
-		}
-		applied += len(ss)
+	var (
+		wg                sync.WaitGroup
+		people, signals   int
+		peopleErr, sigErr error
+	)
+	wg.Go(func() {
+		people, peopleErr = catchUp(ctx, ix, "people", func() int64 { return ix.personSeq }, ix.store.PeopleChangedSince,
+			func(p *prospector.Person) int64 { return p.Seq }, ix.applyPeople)
+	})
+	signals, sigErr = catchUp(ctx, ix, "signals", func() int64 { return ix.signals.seq }, ix.store.SignalsChangedSince,
+		func(s *prospector.Signal) int64 { return s.Seq }, func(ss []*prospector.Signal) error {
+			ix.mu.Lock()
+			defer ix.mu.Unlock()
+			return ix.applySignals(ss)
+		})
+	wg.Wait()
+	applied += people + signals
+	if err := errors.Join(peopleErr, sigErr); err != nil {
+		return applied, err
 	}
 	if applied > 0 {
 		ix.optimize()
 	}
 	return applied, nil
+}
+
+// catchUp reads one kind of change in batches from the position seq
+// reports (read under the read lock) and applies each, until the store
+// has no more. The next batch is read while the last is applied: reading
+// rows and indexing them each took about half of a cold start.
+func catchUp[T any](ctx context.Context, ix *Index, kind string, seq func() int64,
+	read func(context.Context, int64, int) ([]T, error), last func(T) int64, apply func([]T) error) (int, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ix.mu.RLock()
+	from := seq()
+	ix.mu.RUnlock()
+	batches := make(chan []T, 1)
+	var readErr error
+	go func() {
+		defer close(batches)
+		for {
+			rows, err := read(ctx, from, batchSize)
+			if err != nil {
+				readErr = fmt.Errorf("search: sync %s: %w", kind, err)
+				return
+			}
+			if len(rows) == 0 {
+				return
+			}
+			from = last(rows[len(rows)-1])
+			select {
+			case batches <- rows:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	applied := 0
+	for rows := range batches {
+		if err := apply(rows); err != nil {
+			cancel()
+			for range batches { // let the reader finish
+			}
+			return applied, err
+		}
+		applied += len(rows)
+	}
+	return applied, readErr
 }
 
 // optimize run-compresses the bitmaps when the index has grown by half
