@@ -1,8 +1,9 @@
 package search
 
 import (
+	"cmp"
 	"context"
-	"sort"
+	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/prospectorhq/prospector"
@@ -50,8 +51,7 @@ func walk(ctx context.Context, pl plan, from prospector.SearchPosition, limit in
 				start = lastKey + 1
 			}
 			// Smallest first: every later AND then works on a small result.
-			bs := append([]*roaring.Bitmap(nil), conj...)
-			sort.Slice(bs, func(i, j int) bool { return bs[i].GetCardinality() < bs[j].GetCardinality() })
+			bs := bySize(conj)
 			m := bs[0]
 			for _, b := range bs[1:] {
 				if m.IsEmpty() {
@@ -93,8 +93,7 @@ const leapfrogBudget = 1000
 func leapfrog(conj []*roaring.Bitmap, not *roaring.Bitmap, start uint32, emit func(uint32) bool) (stopped, ok bool) {
 	// The sparsest bitmap drives: every other iterator only jumps to its
 	// candidates.
-	bs := append([]*roaring.Bitmap(nil), conj...)
-	sort.Slice(bs, func(i, j int) bool { return bs[i].GetCardinality() < bs[j].GetCardinality() })
+	bs := bySize(conj)
 	its := make([]roaring.IntPeekable, len(bs))
 	for i, b := range bs {
 		its[i] = b.Iterator()
@@ -168,4 +167,25 @@ func exactCount(match *roaring.Bitmap, layers []*roaring.Bitmap, c int) *roaring
 		}
 	}
 	return cur
+}
+
+// bySize returns the bitmaps smallest first. Each cardinality is counted
+// once: a run-compressed bitmap of millions of rows sums its runs on every
+// call, and counting inside the sort's comparisons took a tenth of
+// discover/people's CPU.
+func bySize(conj []*roaring.Bitmap) []*roaring.Bitmap {
+	type sized struct {
+		b *roaring.Bitmap
+		n uint64
+	}
+	ss := make([]sized, len(conj))
+	for i, b := range conj {
+		ss[i] = sized{b, b.GetCardinality()}
+	}
+	slices.SortStableFunc(ss, func(a, b sized) int { return cmp.Compare(a.n, b.n) })
+	out := make([]*roaring.Bitmap, len(ss))
+	for i, s := range ss {
+		out[i] = s.b
+	}
+	return out
 }
