@@ -293,33 +293,29 @@ func (db *DB) LeadFeedback(ctx context.Context, workspaceID, leadID string) (*pr
 // its bounced addresses (a partial index).
 func (db *DB) EmailOutcomes(ctx context.Context, domain string) (*prospector.EmailOutcomes, error) {
 	out := &prospector.EmailOutcomes{Patterns: map[string]prospector.PatternOutcome{}, Undeliverable: map[string]bool{}}
-	type patternRow struct {
-		name string
-		o    prospector.PatternOutcome
+	type outcomeRow struct {
+		name    string
+		o       prospector.PatternOutcome
+		address bool
 	}
-	rows, err := queryPrepared(ctx, db, `SELECT pattern, bounces, replies FROM email_pattern_outcomes WHERE domain = ?`,
-		func(row rowScanner) (patternRow, error) {
-			var p patternRow
-			err := row.Scan(&p.name, &p.o.Bounces, &p.o.Replies)
-			return p, err
-		}, domain)
+	// One statement (as on PostgreSQL): every enrich/email call reads
+	// this, and each statement was a read transaction of its own.
+	rows, err := queryPrepared(ctx, db, `SELECT pattern, bounces, replies, 0 FROM email_pattern_outcomes WHERE domain = ?
+		UNION ALL SELECT address, 0, 0, 1 FROM email_address_outcomes WHERE domain = ? AND last_outcome = 'bounce'`,
+		func(row rowScanner) (outcomeRow, error) {
+			var r outcomeRow
+			err := row.Scan(&r.name, &r.o.Bounces, &r.o.Replies, &r.address)
+			return r, err
+		}, domain, domain)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: pattern outcomes: %w", err)
+		return nil, fmt.Errorf("sqlite: email outcomes: %w", err)
 	}
-	for _, p := range rows {
-		out.Patterns[p.name] = p.o
-	}
-	bounced, err := queryPrepared(ctx, db, `SELECT address FROM email_address_outcomes
-		WHERE domain = ? AND last_outcome = 'bounce'`, func(row rowScanner) (string, error) {
-		var a string
-		err := row.Scan(&a)
-		return a, err
-	}, domain)
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: bounced addresses: %w", err)
-	}
-	for _, a := range bounced {
-		out.Undeliverable[a] = true
+	for _, r := range rows {
+		if r.address {
+			out.Undeliverable[r.name] = true
+		} else {
+			out.Patterns[r.name] = r.o
+		}
 	}
 	return out, nil
 }

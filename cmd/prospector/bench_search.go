@@ -124,7 +124,7 @@ func benchSearch(ctx context.Context, e *env, so *storeOptions, o benchSearchOpt
 	rates, _ := prospector.ParseTierRates("growth=1000000000/m")
 	srv := api.NewServer(api.Config{Store: st, Logger: logger, Limiter: ratelimit.NewMemory(), TierRates: rates,
 		KeyCacheTTL: 5 * time.Second, Version: version, Searcher: ix, CursorKey: key,
-		Emails: email.New(email.Config{Resolver: anyMX{}, People: st})})
+		Emails: email.New(email.Config{Resolver: anyMX{}, People: st, Outcomes: st})})
 	sample, err := benchSampleOf(ctx, st)
 	if err != nil {
 		return err
