@@ -109,9 +109,10 @@ func (s *Server) companyHook(ctx context.Context, co *prospector.Company) (strin
 		}
 		return fmt.Sprintf("%s just raised %s, so budgets are being set now", co.Name, what), nil
 	}
-	// Newest first: the read reaches past the window for any company but
-	// the noisiest, whose older triggers matter least.
-	sigs, err := s.store.SignalsByCompany(ctx, co.ID, 50)
+	// Newest first, from the search index: the read reaches past the
+	// window for any company but the noisiest, whose older triggers
+	// matter least.
+	sigs, err := s.companySignalList(ctx, []int64{co.ID}, 50)
 	if err != nil {
 		return "", fmt.Errorf("contacts: read signals: %w", err)
 	}
