@@ -27,9 +27,7 @@ const (
 // put stores the record of id. A replaced record's bytes are not reused:
 // updates are rare next to the rows an index holds.
 func (a *recordArena) put(id uint32, record []byte) {
-	for int(id) >= len(a.off) {
-		a.off = append(a.off, 0)
-	}
+	a.off = grow(a.off, id)
 	need := binary.MaxVarintLen64 + len(record)
 	if need > chunkSize {
 		record, need = record[:chunkSize-binary.MaxVarintLen64], chunkSize

@@ -110,8 +110,8 @@ const batchSize = 10000
 // Sync applies every change the store has recorded since the last call:
 // the first call builds the index from scratch. It returns the number of
 // rows applied. Companies come first (people and signals read their
-// facts and domains); people and signals then load side by side, which
-// each with its reads a batch ahead of indexing.
+// facts and domains); people and signals then load side by side, each
+// reading its next batch while the last is indexed.
 func (ix *Index) Sync(ctx context.Context) (int, error) {
 	applied, err := catchUp(ctx, ix, "companies", func() int64 { return ix.companySeq }, ix.store.CompaniesChangedSince,
 		func(c *prospector.Company) int64 { return c.Seq }, ix.applyCompanies)
@@ -128,11 +128,7 @@ func (ix *Index) Sync(ctx context.Context) (int, error) {
 			func(p *prospector.Person) int64 { return p.Seq }, ix.applyPeople)
 	})
 	signals, sigErr = catchUp(ctx, ix, "signals", func() int64 { return ix.signals.seq }, ix.store.SignalsChangedSince,
-		func(s *prospector.Signal) int64 { return s.Seq }, func(ss []*prospector.Signal) error {
-			ix.mu.Lock()
-			defer ix.mu.Unlock()
-			return ix.applySignals(ss)
-		})
+		func(s *prospector.Signal) int64 { return s.Seq }, ix.applySignals)
 	wg.Wait()
 	applied += people + signals
 	if err := errors.Join(peopleErr, sigErr); err != nil {

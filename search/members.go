@@ -12,9 +12,11 @@ type memberLists struct {
 	owner []uint32 // member -> its owner (0: none)
 }
 
-func grow(s []uint32, n uint32) []uint32 {
+// grow extends s with zero values until index n exists.
+func grow[T any](s []T, n uint32) []T {
+	var zero T
 	for uint32(len(s)) <= n {
-		s = append(s, 0)
+		s = append(s, zero)
 	}
 	return s
 }

@@ -33,10 +33,11 @@ const (
 	sigOwnDomain   // CompanyDomain differs from the company's own domain
 )
 
-// applySignals adds or replaces signals; the caller holds the write lock.
-// A signal without a company is remembered only for its seq: the
+// applySignals adds or replaces signals under the write lock. A signal without a company is remembered only for its seq: the
 // per-company lists are all the index answers.
 func (ix *Index) applySignals(ss []*prospector.Signal) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
 	set := &ix.signals
 	for _, s := range ss {
 		if s.Seq > set.seq {
@@ -46,9 +47,7 @@ func (ix *Index) applySignals(ss []*prospector.Signal) error {
 			return fmt.Errorf("search: signal id %d out of the index's range", s.ID)
 		}
 		id := uint32(s.ID)
-		for int(id) >= len(set.at) {
-			set.at = append(set.at, 0)
-		}
+		set.at = grow(set.at, id)
 		if s.CompanyID == nil || *s.CompanyID <= 0 || *s.CompanyID > math.MaxUint32 {
 			set.byCo.remove(id)
 			continue
