@@ -152,7 +152,7 @@ func resolveEventCompanies(ctx context.Context, st prospector.Store, batch []pen
 	for i, p := range batch {
 		domains[i] = domainOf(p.item)
 	}
-	ids, err := st.CompanyIDsByDomain(ctx, domains)
+	ids, err := st.CompanyIDsByDomain(ctx, distinct(domains))
 	if err != nil {
 		return nil, fmt.Errorf("import events: %w", err)
 	}
