@@ -56,8 +56,6 @@ type SignalFeedFilter struct {
 type SignalStore interface {
 	// UpsertSignals inserts or updates by ExternalID in one transaction.
 	UpsertSignals(ctx context.Context, ss []*Signal) (UpsertResult, error)
-	// SignalsByCompany returns a company's signals, newest first.
-	SignalsByCompany(ctx context.Context, companyID int64, limit int) ([]*Signal, error)
 	// SignalsByCompanies returns the newest perCompany signals of each of
 	// the companies in one round trip, ordered by company id, then newest
 	// first. Unknown ids contribute nothing.

@@ -50,7 +50,7 @@ func TestBothEnginesReadImportsAndDemo(t *testing.T) {
 			if p, err := st.PersonByKey(ctx, "id:crm-42"); err != nil || p.JobLevel != "Head" || *p.CompanyID != acme.ID {
 				t.Fatalf("person: %+v %v", p, err)
 			}
-			if sigs, _ := st.SignalsByCompany(ctx, acme.ID, 10); len(sigs) != 2 {
+			if sigs, _ := st.SignalsByCompanies(ctx, []int64{acme.ID}, 10); len(sigs) != 2 {
 				t.Fatalf("signals: %d", len(sigs))
 			}
 

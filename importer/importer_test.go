@@ -215,7 +215,7 @@ func TestSignalsAndEventsResolveReferences(t *testing.T) {
 		t.Fatal(errs)
 	}
 	acme, _ := st.CompanyByDomain(ctx, "acme-robotics.example")
-	sigs, _ := st.SignalsByCompany(ctx, acme.ID, 10)
+	sigs, _ := st.SignalsByCompanies(ctx, []int64{acme.ID}, 10)
 	if len(sigs) != 2 {
 		t.Fatalf("acme has %d signals, want the hiring one and Avery's job change (through her company)", len(sigs))
 	}

@@ -369,8 +369,8 @@ func compareStores(t *testing.T, ctx context.Context, r *rand.Rand, lite, pg pro
 		pb, _ := pg.PeopleAtCompany(ctx, id)
 		same(t, "people at company", pa, pb)
 		limit := r.Intn(4)
-		sa, _ := lite.SignalsByCompany(ctx, id, limit)
-		sb, _ := pg.SignalsByCompany(ctx, id, limit)
+		sa, _ := lite.SignalsByCompanies(ctx, []int64{id}, limit)
+		sb, _ := pg.SignalsByCompanies(ctx, []int64{id}, limit)
 		same(t, "signals by company", sa, sb)
 		f := prospector.EventFilter{CompanyID: id, Offset: r.Intn(3) - 1, Limit: r.Intn(5) - 1}
 		if r.Intn(2) == 0 {

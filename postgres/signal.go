@@ -56,12 +56,6 @@ func scanSignal(row pgx.Row) (*prospector.Signal, error) {
 	return &s, nil
 }
 
-// SignalsByCompany returns a company's signals, newest first.
-func (db *DB) SignalsByCompany(ctx context.Context, companyID int64, limit int) ([]*prospector.Signal, error) {
-	return queryList(ctx, db, `SELECT `+signalColumns+` FROM signals WHERE company_id = $1
-		ORDER BY detected_at DESC, id DESC LIMIT $2`, scanSignal, companyID, sqlLimit(limit))
-}
-
 // SignalsByCompanies reads the newest perCompany signals of each company
 // in one statement: a lateral index walk of signals_company per id, which
 // stops at perCompany rows however many signals a company has.

@@ -58,12 +58,6 @@ func scanSignal(row rowScanner) (*prospector.Signal, error) {
 	return &s, nil
 }
 
-// SignalsByCompany returns a company's signals, newest first.
-func (db *DB) SignalsByCompany(ctx context.Context, companyID int64, limit int) ([]*prospector.Signal, error) {
-	return queryPrepared(ctx, db, `SELECT `+signalColumns+` FROM signals WHERE company_id = ?
-		ORDER BY detected_at DESC, id DESC LIMIT (? + 0)`, scanSignal, companyID, limit)
-}
-
 // SignalsByCompanies reads the newest perCompany signals of each company
 // with one statement per chunk of ids (one for up to 128). Each company's
 // rows come from its own branch of a UNION ALL, an index walk of

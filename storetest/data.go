@@ -279,7 +279,7 @@ func testSignals(t *testing.T, s prospector.Store) {
 	wantRes(t, "signals", res, err, 3, 0, 0)
 	res, err = s.UpsertSignals(ctx, sigs())
 	wantRes(t, "signals again", res, err, 0, 0, 3)
-	got, err := s.SignalsByCompany(ctx, cs[0].ID, 10)
+	got, err := s.SignalsByCompanies(ctx, []int64{cs[0].ID}, 10)
 	if err != nil || len(got) != 2 {
 		t.Fatalf("by company: %d %v", len(got), err)
 	}
@@ -289,7 +289,7 @@ func testSignals(t *testing.T, s prospector.Store) {
 	if *got[0].PersonID != p.ID || got[1].Score == nil || *got[1].Score != 80 || !got[1].DetectedAt.Equal(utc("2026-10-01T10:00:00Z")) {
 		t.Fatalf("fields not kept: %+v %+v", got[0], got[1])
 	}
-	if l, _ := s.SignalsByCompany(ctx, cs[0].ID, 1); len(l) != 1 {
+	if l, _ := s.SignalsByCompanies(ctx, []int64{cs[0].ID}, 1); len(l) != 1 {
 		t.Fatalf("limit not applied")
 	}
 	if n, _ := s.CountSignals(ctx); n != 3 {
