@@ -16,6 +16,9 @@ const (
 		WHERE id = ? AND period_end = ?`
 	qSpendCredits = `UPDATE workspaces SET credits_used = credits_used + ?
 		WHERE id = ? AND (credits_limit IS NULL OR credits_bypassed OR credits_used + ? <= credits_limit)`
+	// qSpendInPeriod is qSpendCredits while the stored period still runs.
+	qSpendInPeriod = `UPDATE workspaces SET credits_used = credits_used + ?
+		WHERE id = ? AND period_end > ? AND (credits_limit IS NULL OR credits_bypassed OR credits_used + ? <= credits_limit)`
 	qWriteLedger = `INSERT INTO credit_ledger (id, workspace_id, amount, reason, idempotency_key, created_at)
 		VALUES (?, ?, ?, ?, ?, ?)`
 )
@@ -43,6 +46,36 @@ func (db *DB) rollPeriod(ctx context.Context, tx *sql.Tx, workspaceID string, no
 	_, err = tx.ExecContext(ctx, qRollPeriod, formatTime(newStart), formatTime(newEnd), workspaceID, end)
 	if err != nil {
 		return fmt.Errorf("sqlite: roll period: %w", err)
+	}
+	return nil
+}
+
+// spendCredits spends amount of the workspace's current period, rolling
+// the period first when it has ended; ErrInsufficientCredits when the
+// period's credits do not cover it. The common case, a running period, is
+// a single statement: the period is read and rolled only when that
+// statement matches nothing.
+func (db *DB) spendCredits(ctx context.Context, tx *sql.Tx, workspaceID string, amount int64, now time.Time) error {
+	spend, err := txStmt(ctx, db, tx, qSpendInPeriod)
+	if err != nil {
+		return err
+	}
+	res, err := spend.ExecContext(ctx, amount, workspaceID, formatTime(now), amount)
+	if err != nil {
+		return fmt.Errorf("sqlite: spend credits: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		return nil
+	}
+	if err := db.rollPeriod(ctx, tx, workspaceID, now); err != nil {
+		return err
+	}
+	res, err = tx.ExecContext(ctx, qSpendCredits, amount, workspaceID, amount)
+	if err != nil {
+		return fmt.Errorf("sqlite: spend credits: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return prospector.ErrInsufficientCredits
 	}
 	return nil
 }
@@ -85,9 +118,6 @@ func (db *DB) ChargeCredits(ctx context.Context, c *prospector.Charge, now time.
 	}
 	replayed := false
 	err := db.tx(ctx, func(tx *sql.Tx) error {
-		if err := db.rollPeriod(ctx, tx, c.WorkspaceID, now); err != nil {
-			return err
-		}
 		if c.IdempotencyKey != "" {
 			var created string
 			err := tx.QueryRowContext(ctx, `SELECT id, amount, reason, created_at FROM credit_ledger
@@ -101,15 +131,11 @@ func (db *DB) ChargeCredits(ctx context.Context, c *prospector.Charge, now time.
 				return fmt.Errorf("sqlite: read ledger: %w", err)
 			}
 		}
-		res, err := tx.ExecContext(ctx, qSpendCredits, c.Amount, c.WorkspaceID, c.Amount)
-		if err != nil {
-			return fmt.Errorf("sqlite: spend credits: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return prospector.ErrInsufficientCredits
+		if err := db.spendCredits(ctx, tx, c.WorkspaceID, c.Amount, now); err != nil {
+			return err
 		}
 		c.ID, c.CreatedAt = prospector.NewID("chg"), now.UTC()
-		_, err = tx.ExecContext(ctx, qWriteLedger, c.ID, c.WorkspaceID, c.Amount, c.Reason, nullString(c.IdempotencyKey), formatTime(c.CreatedAt))
+		_, err := tx.ExecContext(ctx, qWriteLedger, c.ID, c.WorkspaceID, c.Amount, c.Reason, nullString(c.IdempotencyKey), formatTime(c.CreatedAt))
 		if err != nil {
 			return fmt.Errorf("sqlite: write ledger: %w", err)
 		}

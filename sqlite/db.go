@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prospectorhq/prospector"
@@ -39,6 +40,10 @@ type DB struct {
 	group     chan *groupWrite
 	closing   chan struct{}
 	groupDone chan struct{}
+	// rewind asks the committer to restart the WAL once it holds
+	// rewindAt frames (see restartWAL).
+	rewind   chan struct{}
+	rewindAt atomic.Int64
 }
 
 var _ prospector.Store = (*DB)(nil)
@@ -125,16 +130,23 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	}
 	ckpt.SetMaxOpenConns(1)
 	db.ckpt = ckpt
+	db.rewind = make(chan struct{}, 1)
+	db.rewindAt.Store(rewindFrames)
 	cctx, cancel := context.WithCancel(context.Background())
 	db.stopCkpt, db.ckptDone = cancel, make(chan struct{})
 	go db.checkpointer(cctx)
+	if err := db.writeStmts(ctx, qSavepoint, qRollbackTo, qRelease); err != nil {
+		db.Close()
+		return nil, err
+	}
 	db.group, db.closing, db.groupDone = make(chan *groupWrite), make(chan struct{}), make(chan struct{})
 	go db.committer()
 	return db, nil
 }
 
 // checkpointer runs a passive checkpoint every 250 ms: it never blocks
-// the writer or readers, and keeps the WAL from growing while writes go on.
+// the writer or readers, and copies pages back while writes go on. When
+// the WAL has grown long it asks the committer to rewind it.
 func (db *DB) checkpointer(ctx context.Context) {
 	defer close(db.ckptDone)
 	t := time.NewTicker(250 * time.Millisecond)
@@ -145,7 +157,14 @@ func (db *DB) checkpointer(ctx context.Context) {
 			return
 		case <-t.C:
 			// A failure here (a busy database) is retried on the next tick.
-			_, _ = db.ckpt.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`)
+			var busy, frames, done int
+			err := db.ckpt.QueryRowContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &frames, &done)
+			if err == nil && int64(frames) >= db.rewindAt.Load() {
+				select {
+				case db.rewind <- struct{}{}:
+				default:
+				}
+			}
 		}
 	}
 }

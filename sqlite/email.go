@@ -44,7 +44,7 @@ func (db *DB) RecordEmailLookup(ctx context.Context, l *prospector.EmailLookup, 
 		first    *prospector.EmailLookup
 		replayed bool
 	)
-	if err := db.writeStmts(ctx, qReadPeriod, qSpendCredits, qInsertLookup); err != nil {
+	if err := db.writeStmts(ctx, qSpendInPeriod, qInsertLookup); err != nil {
 		return nil, false, err
 	}
 	stmt := func(ctx context.Context, tx *sql.Tx, q string) *sql.Stmt {
@@ -53,9 +53,6 @@ func (db *DB) RecordEmailLookup(ctx context.Context, l *prospector.EmailLookup, 
 	}
 	err := db.grouped(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		first, replayed = nil, false
-		if err := db.rollPeriod(ctx, tx, l.WorkspaceID, now); err != nil {
-			return err
-		}
 		if l.IdempotencyKey != "" {
 			prev, err := scanEmailLookup(tx.QueryRowContext(ctx, `SELECT `+emailLookupColumns+` FROM email_lookups
 				WHERE workspace_id = ? AND idempotency_key = ?`, l.WorkspaceID, l.IdempotencyKey))
@@ -81,12 +78,8 @@ func (db *DB) RecordEmailLookup(ctx context.Context, l *prospector.EmailLookup, 
 		rec := *l
 		rec.ID, rec.CreatedAt = prospector.NewID("eml"), now.UTC()
 		if rec.Credits > 0 {
-			res, err := stmt(ctx, tx, qSpendCredits).ExecContext(ctx, rec.Credits, rec.WorkspaceID, rec.Credits)
-			if err != nil {
-				return fmt.Errorf("sqlite: spend credits: %w", err)
-			}
-			if n, _ := res.RowsAffected(); n == 0 {
-				return prospector.ErrInsufficientCredits
+			if err := db.spendCredits(ctx, tx, rec.WorkspaceID, rec.Credits, now); err != nil {
+				return err
 			}
 		}
 		_, err := stmt(ctx, tx, qInsertLookup).ExecContext(ctx, rec.ID, rec.WorkspaceID, nullString(rec.IdempotencyKey), rec.RequestHash, rec.Email, rec.Verified,

@@ -300,7 +300,7 @@ func (db *DB) EmailOutcomes(ctx context.Context, domain string) (*prospector.Ema
 	}
 	// One statement (as on PostgreSQL): every enrich/email call reads
 	// this, and each statement was a read transaction of its own.
-	rows, err := queryPrepared(ctx, db, `SELECT pattern, bounces, replies, 0 FROM email_pattern_outcomes WHERE domain = ?
+	rows, err := queryPrepared(uncancelled(ctx), db, `SELECT pattern, bounces, replies, 0 FROM email_pattern_outcomes WHERE domain = ?
 		UNION ALL SELECT address, 0, 0, 1 FROM email_address_outcomes WHERE domain = ? AND last_outcome = 'bounce'`,
 		func(row rowScanner) (outcomeRow, error) {
 			var r outcomeRow

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Group commit. Small writes of concurrent requests (an email lookup and
@@ -20,6 +21,39 @@ import (
 const maxGroup = 64
 
 var errClosed = errors.New("sqlite: database closed")
+
+// The savepoint statements, prepared once (Open) like the writes they
+// wrap.
+const (
+	qSavepoint  = `SAVEPOINT grouped`
+	qRollbackTo = `ROLLBACK TO grouped`
+	qRelease    = `RELEASE grouped`
+)
+
+func (db *DB) savepoint(ctx context.Context, tx *sql.Tx, q string) error {
+	s, err := txStmt(ctx, db, tx, q)
+	if err == nil {
+		_, err = s.ExecContext(ctx)
+	}
+	if err != nil {
+		return fmt.Errorf("sqlite: %s: %w", q, err)
+	}
+	return nil
+}
+
+// rewindFrames is the WAL length, in frames, past which the checkpointer
+// asks the committer to restart the log (see restartWAL): 32 MiB of
+// 8 KiB pages. A restart holds writes for about 5 ms, so under steady
+// load it comes about once a second.
+const rewindFrames = 4096
+
+// commitPacing is the least time from one group's commit to the start of
+// the next. Each commit makes every reader connection drop its page
+// cache at its next transaction, so under load fewer, larger groups make
+// reads cheaper: at 2M people and 8 concurrent enrich/email calls, groups
+// grew from 1.4 to 3 writes and p99 fell by about a millisecond. A write
+// arriving after a quiet spell never waits.
+const commitPacing = 300 * time.Microsecond
 
 type groupWrite struct {
 	ctx  context.Context
@@ -48,13 +82,20 @@ func (db *DB) grouped(ctx context.Context, fn func(ctx context.Context, tx *sql.
 // groups until the database closes.
 func (db *DB) committer() {
 	defer close(db.groupDone)
+	var lastCommit time.Time
 	for {
 		var batch []*groupWrite
 		select {
 		case w := <-db.group:
 			batch = append(batch, w)
+		case <-db.rewind:
+			db.restartWAL()
+			continue
 		case <-db.closing:
 			return
+		}
+		if wait := commitPacing - time.Since(lastCommit); wait > 0 {
+			time.Sleep(wait)
 		}
 	fill:
 		for len(batch) < maxGroup {
@@ -66,7 +107,33 @@ func (db *DB) committer() {
 			}
 		}
 		db.commitGroup(batch)
+		lastCommit = time.Now()
 	}
+}
+
+// restartWAL checkpoints the whole WAL and lets the next write start it
+// from the beginning. SQLite rewinds the WAL only when a write begins
+// with every frame copied back and no reader inside the log; under a
+// steady stream of small writes and reads (enrich/email) that moment
+// never comes by itself, as the passive checkpointer always trails the
+// last commit: the WAL grew by 50 MB/s, and every page read searched a
+// longer index of frames (throughput fell by a quarter in 20 s). RESTART
+// mode holds off writers, here only the committer itself, and waits for
+// the readers still inside the log; their transactions are short, so the
+// wait is bounded tightly, and an attempt that times out is retried when
+// the checkpointer next finds the WAL long.
+func (db *DB) restartWAL() {
+	ctx := context.Background()
+	conn, err := db.write.Conn(ctx)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	// Errors are dropped on purpose: a busy reader only means the WAL
+	// keeps its frames until the next attempt.
+	_, _ = conn.ExecContext(ctx, `PRAGMA busy_timeout = 10`)
+	_, _ = conn.ExecContext(ctx, `PRAGMA wal_checkpoint(RESTART)`)
+	_, _ = conn.ExecContext(ctx, `PRAGMA busy_timeout = 10000`)
 }
 
 func (db *DB) commitGroup(batch []*groupWrite) {
@@ -76,17 +143,18 @@ func (db *DB) commitGroup(batch []*groupWrite) {
 			errs[0] = batch[0].fn(batch[0].ctx, tx)
 			return errs[0]
 		}
+		ctx := context.Background()
 		for i, w := range batch {
-			if _, err := tx.Exec(`SAVEPOINT grouped`); err != nil {
-				return fmt.Errorf("sqlite: savepoint: %w", err)
+			if err := db.savepoint(ctx, tx, qSavepoint); err != nil {
+				return err
 			}
 			if errs[i] = w.fn(w.ctx, tx); errs[i] != nil {
-				if _, err := tx.Exec(`ROLLBACK TO grouped`); err != nil {
-					return fmt.Errorf("sqlite: rollback to savepoint: %w", err)
+				if err := db.savepoint(ctx, tx, qRollbackTo); err != nil {
+					return err
 				}
 			}
-			if _, err := tx.Exec(`RELEASE grouped`); err != nil {
-				return fmt.Errorf("sqlite: release savepoint: %w", err)
+			if err := db.savepoint(ctx, tx, qRelease); err != nil {
+				return err
 			}
 		}
 		return nil

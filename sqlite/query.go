@@ -111,7 +111,18 @@ func (db *DB) row(ctx context.Context, query string, args ...any) rowScanner {
 	if err != nil {
 		return errRow{err}
 	}
-	return s.QueryRowContext(ctx, args...)
+	return s.QueryRowContext(uncancelled(ctx), args...)
+}
+
+// uncancelled drops ctx's cancellation for a point read. Given a context
+// that can be cancelled, database/sql and the driver each start a
+// goroutine per statement to watch it, which costs more than the
+// lookup, and interrupting a read that takes microseconds saves nothing.
+func uncancelled(ctx context.Context) context.Context {
+	if ctx.Err() != nil {
+		return ctx // already over: let the call fail fast
+	}
+	return context.WithoutCancel(ctx)
 }
 
 type errRow struct{ err error }

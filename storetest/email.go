@@ -158,6 +158,21 @@ func testEmailLookup(t *testing.T, s prospector.Store) {
 			t.Fatalf("key of a refused lookup was kept: replayed=%v err=%v", replayed, err)
 		}
 	})
+	t.Run("NewPeriod", func(t *testing.T) {
+		// 3 of 3 used in this period; a lookup after its end rolls the
+		// period over and is charged to the new one.
+		u, err := s.CreditUsage(ctx, w.ID, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := u.PeriodEnd.Add(time.Minute)
+		if _, _, err := record(lookup(w.ID, "", "next", 1), next); err != nil {
+			t.Fatalf("first lookup of the next period: %v", err)
+		}
+		if got := creditsUsed(t, s, w.ID, next); got != 1 {
+			t.Fatalf("used %d in the new period, want 1", got)
+		}
+	})
 	t.Run("ExpiredKey", func(t *testing.T) {
 		x := &prospector.Workspace{Name: "expiry", Plan: prospector.PlanDefault}
 		if err := s.CreateWorkspace(ctx, x); err != nil {

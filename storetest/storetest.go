@@ -189,13 +189,18 @@ func testCredits(t *testing.T, s prospector.Store) {
 	if u.CreditsUsed != 100 || *u.Remaining() != 0 {
 		t.Fatalf("after charges used=%d remaining=%d, want 100 and 0", u.CreditsUsed, *u.Remaining())
 	}
-	// A month later the period rolls over and usage starts again.
+	// A month later the period rolls over and usage starts again: the
+	// first charge of the new period rolls it itself, the spent credits of
+	// the old one do not hold it back.
 	later := u.PeriodEnd.Add(time.Second)
+	if _, err := s.ChargeCredits(ctx, &prospector.Charge{WorkspaceID: w.ID, Amount: 5, Reason: "test"}, later); err != nil {
+		t.Fatalf("first charge of a new period: %v", err)
+	}
 	u, err = s.CreditUsage(ctx, w.ID, later)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if u.CreditsUsed != 0 || !u.PeriodStart.Equal(w.PeriodEnd) || !later.Before(u.PeriodEnd) {
+	if u.CreditsUsed != 5 || !u.PeriodStart.Equal(w.PeriodEnd) || !later.Before(u.PeriodEnd) {
 		t.Fatalf("rollover: used=%d period %v..%v", u.CreditsUsed, u.PeriodStart, u.PeriodEnd)
 	}
 	if _, err := s.CreditUsage(ctx, "ws_missing", now); !errors.Is(err, prospector.ErrNotFound) {
