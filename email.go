@@ -38,6 +38,9 @@ type EmailResult struct {
 // EmailFinder finds or verifies a person's work address.
 type EmailFinder interface {
 	FindEmail(ctx context.Context, q EmailQuery) (EmailResult, error)
+	// ForgetOutcomes drops what the finder keeps of a domain's outreach
+	// outcomes, once a new one is recorded.
+	ForgetOutcomes(domain string)
 }
 
 // IdempotencyWindow is how long an Idempotency-Key is remembered.

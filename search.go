@@ -76,6 +76,10 @@ type Searcher interface {
 	// its results; missing lists the ids it does not know, for callers to
 	// read from the store.
 	CompanySignals(companyIDs []int64, perCompany int) (signals []*Signal, missing []int64)
+	// PeopleVersion changes whenever the searcher takes in changed people,
+	// so a cache of people read from the store can be keyed on it and be
+	// as fresh as search results.
+	PeopleVersion() uint64
 }
 
 // RevenueBands are the annual revenue bands (USD) a revenue filter takes.

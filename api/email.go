@@ -102,7 +102,7 @@ func (s *Server) emailSubject(ctx context.Context, req *enrichEmailRequest) (pro
 		if norm == "" {
 			return q, filterErr("network_url", "%q is not an http(s) profile URL", url)
 		}
-		p, err := s.store.PersonByKey(ctx, "url:"+norm)
+		p, err := s.personByURL(ctx, norm)
 		switch {
 		case err == nil:
 			return s.personSubject(ctx, p)
@@ -133,6 +133,20 @@ func (s *Server) emailSubject(ctx context.Context, req *enrichEmailRequest) (pro
 		return q, err
 	}
 	return q, nil
+}
+
+// personByURL reads the person with a normalised profile URL, from the
+// subject cache when the searcher has taken in no change of people since.
+func (s *Server) personByURL(ctx context.Context, url string) (*prospector.Person, error) {
+	version := s.searcher.PeopleVersion()
+	if p, ok := s.subjects.get(url, version); ok {
+		return p, nil
+	}
+	p, err := s.store.PersonByKey(ctx, "url:"+url)
+	if err == nil {
+		s.subjects.put(url, p, version)
+	}
+	return p, err
 }
 
 // personSubject is the query for a stored person: their names, their

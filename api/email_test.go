@@ -311,3 +311,30 @@ func TestEnrichEmailSMTP(t *testing.T) {
 		})
 	}
 }
+
+// TestEnrichEmailFollowsPersonChanges: a person looked up by profile URL
+// is kept for repeated lookups, but a change of the person in the store
+// is answered once the search index has taken it in.
+func TestEnrichEmailFollowsPersonChanges(t *testing.T) {
+	e := newEnv(t)
+	emailFixture(t, e)
+	_, key := e.workspace("acme", prospector.PlanStarter, prospector.PlanStarter)
+	rho := map[string]any{"network_url": "https://network.example/in/rho"}
+	for range 2 {
+		if got := e.do("POST", enrichPath, key, rho).emailAnswer(t); got != (emailAnswer{"rho@lumen.example", false, 0.85}) {
+			t.Fatalf("before the change: %+v", got)
+		}
+	}
+	p, err := e.store.PersonByKey(context.Background(), "url:"+prospector.NormalizeProfileURL("https://network.example/in/rho"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Email = "rho.mockwell@lumen.example"
+	if _, err := e.store.UpsertPeople(context.Background(), []*prospector.Person{p}); err != nil {
+		t.Fatal(err)
+	}
+	e.sync()
+	if got := e.do("POST", enrichPath, key, rho).emailAnswer(t); got != (emailAnswer{"rho.mockwell@lumen.example", false, 0.85}) {
+		t.Fatalf("after the change reached the index: %+v", got)
+	}
+}

@@ -70,6 +70,7 @@ type Server struct {
 	searcher           prospector.Searcher
 	cursorKey          []byte
 	emails             prospector.EmailFinder
+	subjects           *subjectCache // enrich/email's people by profile URL
 	webhooks           *webhook.Client
 }
 
@@ -79,6 +80,7 @@ func NewServer(cfg Config) *Server {
 		store: cfg.Store, logger: cfg.Logger, limiter: cfg.Limiter, limMode: cfg.LimiterMode,
 		degraded: cfg.Degraded, tierRates: cfg.TierRates, version: cfg.Version, now: cfg.Now, registry: cfg.Registry,
 		searcher: cfg.Searcher, cursorKey: cfg.CursorKey, emails: cfg.Emails, webhooks: cfg.Webhooks,
+		subjects: newSubjectCache(),
 	}
 	if s.webhooks == nil {
 		s.webhooks = webhook.NewClient(webhook.Config{})

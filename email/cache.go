@@ -50,6 +50,13 @@ func (c *ttlCache[V]) set(key string, v V, now time.Time, ttl time.Duration) {
 	c.m[key] = ttlEntry[V]{v: v, expires: now.Add(ttl)}
 }
 
+// delete drops key.
+func (c *ttlCache[V]) delete(key string) {
+	c.mu.Lock()
+	delete(c.m, key)
+	c.mu.Unlock()
+}
+
 func (c *ttlCache[V]) makeRoom(now time.Time) {
 	for k, e := range c.m {
 		if !now.Before(e.expires) {

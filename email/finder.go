@@ -72,7 +72,11 @@ type Config struct {
 	// AddressTTL is how long per-address verdicts are kept: default 24h;
 	// inconclusive ones at most 10 minutes.
 	AddressTTL time.Duration
-	Now        func() time.Time // clock; nil = time.Now
+	// OutcomesTTL is how long a domain's outreach outcomes are kept:
+	// default 1s. ForgetOutcomes drops them at once on the node that
+	// records a new one; other nodes see it within this time.
+	OutcomesTTL time.Duration
+	Now         func() time.Time // clock; nil = time.Now
 	// Dial opens SMTP connections; nil = a net.Dialer. Tests inject
 	// faults with it.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
@@ -86,10 +90,11 @@ type Finder struct {
 	now    func() time.Time
 	prober *prober
 
-	mx       *ttlCache[mxAnswer]     // by domain
-	patterns *ttlCache[patternStats] // by company id and domain
-	catchAll *ttlCache[tri]          // by domain
-	verdicts *ttlCache[verdict]      // by address
+	mx       *ttlCache[mxAnswer]                  // by domain
+	patterns *ttlCache[patternStats]              // by company id and domain
+	catchAll *ttlCache[tri]                       // by domain
+	verdicts *ttlCache[verdict]                   // by address
+	learned  *ttlCache[*prospector.EmailOutcomes] // outreach outcomes by domain
 }
 
 var _ prospector.EmailFinder = (*Finder)(nil)
@@ -104,6 +109,9 @@ func New(cfg Config) *Finder {
 	}
 	if cfg.AddressTTL <= 0 {
 		cfg.AddressTTL = 24 * time.Hour
+	}
+	if cfg.OutcomesTTL <= 0 {
+		cfg.OutcomesTTL = time.Second
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -120,6 +128,7 @@ func New(cfg Config) *Finder {
 		patterns: newTTLCache[patternStats](maxCacheEntries),
 		catchAll: newTTLCache[tri](maxCacheEntries),
 		verdicts: newTTLCache[verdict](maxCacheEntries),
+		learned:  newTTLCache[*prospector.EmailOutcomes](maxCacheEntries),
 	}
 }
 

@@ -34,17 +34,30 @@ func ClassifyAddress(firstName, lastName, addr string) (normalized string, patte
 }
 
 // outcomes reads what feedback taught about domain: nil without an
-// Outcomes source or a domain. It is read on every lookup, not cached,
-// so a bounce counts from the next lookup on.
+// Outcomes source or a domain. Every lookup of a domain asks for them,
+// so they are kept for OutcomesTTL (a second by default): a bounce
+// recorded through this node counts from the next lookup (ForgetOutcomes),
+// one recorded through another node within that second.
 func (f *Finder) outcomes(ctx context.Context, domain string) (*prospector.EmailOutcomes, error) {
 	if f.cfg.Outcomes == nil || domain == "" {
 		return nil, nil
+	}
+	now := f.now()
+	if o, ok := f.learned.get(domain, now); ok {
+		return o, nil
 	}
 	o, err := f.cfg.Outcomes.EmailOutcomes(ctx, domain)
 	if err != nil {
 		return nil, fmt.Errorf("email: outcomes at %s: %w", domain, err)
 	}
+	f.learned.set(domain, o, now, f.cfg.OutcomesTTL)
 	return o, nil
+}
+
+// ForgetOutcomes drops what the finder keeps of domain's outcomes, so
+// the next lookup reads the one just recorded.
+func (f *Finder) ForgetOutcomes(domain string) {
+	f.learned.delete(prospector.NormalizeDomain(domain))
 }
 
 // undeliverable reports whether addr's newest outcome is a bounce.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/prospectorhq/prospector"
 )
@@ -15,7 +16,7 @@ type memOutcomes struct {
 	err error
 }
 
-func (m memOutcomes) EmailOutcomes(_ context.Context, domain string) (*prospector.EmailOutcomes, error) {
+func (m *memOutcomes) EmailOutcomes(_ context.Context, domain string) (*prospector.EmailOutcomes, error) {
 	if domain != "example.test" || m.o == nil {
 		return &prospector.EmailOutcomes{}, m.err
 	}
@@ -82,14 +83,39 @@ func TestFindEmailWithOutcomes(t *testing.T) {
 		{"BouncedKnownSkipped", threeFLast, outcomes(nil, "ada.t@example.test"), withKnown(ada, "ada.t@example.test"), pat(flast, 0.45)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s := newSetup(t, nil, nil, c.known, func(cfg *Config) { cfg.Outcomes = memOutcomes{o: c.o} })
+			s := newSetup(t, nil, nil, c.known, func(cfg *Config) { cfg.Outcomes = &memOutcomes{o: c.o} })
 			if got := s.find(t, c.q); !sameResult(got, c.want) {
 				t.Errorf("got %+v, want %+v", got, c.want)
 			}
 		})
 	}
-	s := newSetup(t, nil, nil, threeFLast, func(cfg *Config) { cfg.Outcomes = memOutcomes{err: errors.New("down")} })
+	s := newSetup(t, nil, nil, threeFLast, func(cfg *Config) { cfg.Outcomes = &memOutcomes{err: errors.New("down")} })
 	if _, err := s.f.FindEmail(context.Background(), ada); err == nil {
 		t.Fatal("an Outcomes failure was swallowed")
+	}
+}
+
+// TestOutcomesKeptBriefly: a domain's outcomes are read once per
+// OutcomesTTL; a new one shows after that time, or at once when the node
+// that recorded it says so (ForgetOutcomes).
+func TestOutcomesKeptBriefly(t *testing.T) {
+	const flast = "atestperson@example.test"
+	src := &memOutcomes{}
+	s := newSetup(t, nil, nil, colleagues(FLast, 3), func(cfg *Config) { cfg.Outcomes = src })
+	if got := s.find(t, ada); !sameResult(got, pat(flast, 0.45)) {
+		t.Fatalf("before any outcome: %+v", got)
+	}
+	src.o = &prospector.EmailOutcomes{Undeliverable: map[string]bool{flast: true}}
+	if got := s.find(t, ada); !sameResult(got, pat(flast, 0.45)) {
+		t.Fatalf("within the second the outcomes are kept: %+v", got)
+	}
+	s.clock.advance(time.Second)
+	if got := s.find(t, ada); !sameResult(got, none) {
+		t.Fatalf("a second later the bounce is not counted: %+v", got)
+	}
+	src.o = nil
+	s.f.ForgetOutcomes("Example.TEST")
+	if got := s.find(t, ada); !sameResult(got, pat(flast, 0.45)) {
+		t.Fatalf("after ForgetOutcomes the new outcomes are not read: %+v", got)
 	}
 }

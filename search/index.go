@@ -12,6 +12,7 @@ import (
 	"hash/maphash"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/prospectorhq/prospector/taxonomy"
 
@@ -64,6 +65,7 @@ type Index struct {
 	optimizedAtLen uint64
 	gen            uint64 // bumped by every applied batch; keys the filter cache
 	cache          filterCache
+	peopleVersion  atomic.Uint64 // bumped by every applied batch of people
 }
 
 // companyFacts are what people searches filter on through a person's
@@ -71,6 +73,12 @@ type Index struct {
 type companyFacts struct {
 	size, industry string
 }
+
+// PeopleVersion changes whenever the index takes in changed people. The
+// index reads people the store has already committed, so a cache that
+// notes the version before reading a person from the store holds the
+// person no longer than the index's lag behind the store.
+func (ix *Index) PeopleVersion() uint64 { return ix.peopleVersion.Load() }
 
 // New returns an empty index over st; Sync or Follow fills it.
 func New(st prospector.Store) *Index {
@@ -304,6 +312,7 @@ func (ix *Index) applyPeople(ps []*prospector.Person) error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.gen++
+	ix.peopleVersion.Add(1)
 	for _, p := range ps {
 		key, err := rankKey(personTier(p.JobLevel), p.ID, personTierShift)
 		if err != nil {

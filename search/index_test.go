@@ -282,3 +282,41 @@ func TestPagesEndExactly(t *testing.T) {
 		eq(t, fmt.Sprintf("pages of %d", size), got, all...)
 	}
 }
+
+// TestPeopleVersion: the version moves when changed people are taken in,
+// and only then, so a cache keyed on it keeps its entries while nobody
+// changes.
+func TestPeopleVersion(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	v := f.ix.PeopleVersion()
+	if _, err := f.ix.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if f.ix.PeopleVersion() != v {
+		t.Fatal("a sync with no changes moved the version")
+	}
+	if _, err := f.st.UpsertCompanies(ctx, []*prospector.Company{{Name: "Echo", Domain: "echo.example"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.ix.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if f.ix.PeopleVersion() != v {
+		t.Fatal("a change of companies only moved the people version")
+	}
+	p := *f.per["p1"]
+	p.Email = "new.address@acme.example"
+	if _, err := f.st.UpsertPeople(ctx, []*prospector.Person{&p}); err != nil {
+		t.Fatal(err)
+	}
+	if f.ix.PeopleVersion() != v {
+		t.Fatal("the version moved before the index took the change in")
+	}
+	if _, err := f.ix.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if f.ix.PeopleVersion() == v {
+		t.Fatal("a changed person did not move the version")
+	}
+}
