@@ -47,14 +47,6 @@ func (db *DB) savepoint(ctx context.Context, tx *sql.Tx, q string) error {
 // load it comes about once a second.
 const rewindFrames = 4096
 
-// commitPacing is the least time from one group's commit to the start of
-// the next. Each commit makes every reader connection drop its page
-// cache at its next transaction, so under load fewer, larger groups make
-// reads cheaper: at 2M people and 8 concurrent enrich/email calls, groups
-// grew from 1.4 to 3 writes and p99 fell by about a millisecond. A write
-// arriving after a quiet spell never waits.
-const commitPacing = 300 * time.Microsecond
-
 type groupWrite struct {
 	ctx  context.Context
 	fn   func(ctx context.Context, tx *sql.Tx) error
@@ -99,9 +91,6 @@ func (db *DB) committer() {
 			continue
 		case <-db.closing:
 			return
-		}
-		if wait := commitPacing - time.Since(lastCommit); wait > 0 {
-			time.Sleep(wait)
 		}
 	fill:
 		for len(batch) < maxGroup {
