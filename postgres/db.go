@@ -32,6 +32,10 @@ const (
 // DB is the PostgreSQL implementation of prospector.Store.
 type DB struct {
 	pool *pgxpool.Pool
+	// charges feeds the batcher (charge_batch.go) until closing is closed.
+	charges     chan *chargeWrite
+	closing     chan struct{}
+	batcherDone chan struct{}
 }
 
 var _ prospector.Store = (*DB)(nil)
@@ -44,11 +48,12 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
-	db := &DB{pool: pool}
+	db := &DB{pool: pool, charges: make(chan *chargeWrite), closing: make(chan struct{}), batcherDone: make(chan struct{})}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
 	}
+	go db.batcher()
 	return db, nil
 }
 
@@ -66,6 +71,12 @@ func (db *DB) Ping(ctx context.Context) error {
 
 // Close releases every connection of the pool.
 func (db *DB) Close() error {
+	select {
+	case <-db.closing:
+	default:
+		close(db.closing)
+		<-db.batcherDone
+	}
 	db.pool.Close()
 	return nil
 }

@@ -44,9 +44,24 @@ func scanEmailLookup(row pgx.Row) (*prospector.EmailLookup, error) {
 // is the record of the charge (no ledger row), so the only lock taken
 // is the workspace's. The period
 // roll-over runs before the transaction, as in ChargeCredits.
+//
+// A plain charge (credits, no idempotency key) first goes through the
+// batcher (charge_batch.go), with the answers of other calls waiting at
+// the same moment; only one it could not charge takes this path.
 func (db *DB) RecordEmailLookup(ctx context.Context, l *prospector.EmailLookup, now time.Time) (*prospector.EmailLookup, bool, error) {
 	if l.Credits < 0 {
 		return nil, false, fmt.Errorf("postgres: email lookup: negative credits %d", l.Credits)
+	}
+	if l.Credits > 0 && l.IdempotencyKey == "" {
+		rec := *l
+		rec.ID, rec.CreatedAt = prospector.NewID("eml"), now.UTC().Truncate(time.Microsecond)
+		charged, err := db.batchedLookup(ctx, &rec, now)
+		if err != nil {
+			return nil, false, err
+		}
+		if charged {
+			return &rec, false, nil
+		}
 	}
 	if err := db.rollPeriod(ctx, l.WorkspaceID, now); err != nil {
 		return nil, false, err

@@ -1,0 +1,62 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/prospectorhq/prospector"
+)
+
+// TestChargeBatchRefusedKeepsTheOthers: a lookup the server refuses (a NUL
+// byte in its address) is sent among plain charges. Whether or not it
+// shares their batch, every other lookup is charged and stored exactly
+// once, and the refused one is neither charged nor stored.
+func TestChargeBatchRefusedKeepsTheOthers(t *testing.T) {
+	ctx := context.Background()
+	db := openURL(t, freshSchema(t))
+	w := &prospector.Workspace{Name: "batch", Plan: prospector.PlanGrowth}
+	if err := db.CreateWorkspace(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	var ok, refused atomic.Int64
+	var wg sync.WaitGroup
+	for i := range 41 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l := &prospector.EmailLookup{WorkspaceID: w.ID, RequestHash: fmt.Sprint("h", i), Email: "ada@acme.example",
+				Confidence: 0.5, Credits: 1}
+			if i == 20 {
+				l.Email = "bad\x00@acme.example"
+			}
+			_, _, err := db.RecordEmailLookup(ctx, l, time.Now())
+			switch {
+			case err == nil && i != 20:
+				ok.Add(1)
+			case err != nil && i == 20:
+				refused.Add(1)
+			default:
+				t.Errorf("lookup %d: %v", i, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if ok.Load() != 40 || refused.Load() != 1 {
+		t.Fatalf("%d stored, %d refused; want 40 and 1", ok.Load(), refused.Load())
+	}
+	u, err := db.CreditUsage(ctx, w.ID, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows int64
+	if err := db.Pool().QueryRow(ctx, `SELECT count(*) FROM email_lookups WHERE workspace_id = $1`, w.ID).Scan(&rows); err != nil {
+		t.Fatal(err)
+	}
+	if u.CreditsUsed != 40 || rows != 40 {
+		t.Fatalf("credits used %d, lookups stored %d; want 40 and 40", u.CreditsUsed, rows)
+	}
+}
