@@ -34,13 +34,7 @@ func companySpec(now string) upsertSpec[*prospector.Company] {
 
 // UpsertCompanies upserts by domain in one transaction.
 func (db *DB) UpsertCompanies(ctx context.Context, cs []*prospector.Company) (prospector.UpsertResult, error) {
-	var res prospector.UpsertResult
-	err := db.tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		res, err = upsert(ctx, tx, companySpec(formatTime(time.Now())), cs)
-		return err
-	})
-	return res, err
+	return upsertBulk(ctx, db, companySpec(formatTime(time.Now())), cs)
 }
 
 func scanCompany(row rowScanner) (*prospector.Company, error) {

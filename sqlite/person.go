@@ -22,6 +22,9 @@ func personSpec(now string) upsertSpec[*prospector.Person] {
 		columns: []string{"natural_key", "external_id", "full_name", "first_name", "last_name", "title", "job_level",
 			"job_function", "company_id", "company_name", "company_domain", "network_url", "email", "phone", "city",
 			"region", "country_code", "score", "created_at", "updated_at"},
+		parents: []parentRef[*prospector.Person]{
+			{"company_id", "companies", func(p *prospector.Person) *int64 { return p.CompanyID }},
+		},
 		key:   func(p *prospector.Person) string { return p.NaturalKey() },
 		hash:  func(p *prospector.Person) (int64, error) { return p.ContentHash(), nil },
 		setID: func(p *prospector.Person, id int64) { p.ID = id },
@@ -35,13 +38,7 @@ func personSpec(now string) upsertSpec[*prospector.Person] {
 
 // UpsertPeople upserts by natural key in one transaction.
 func (db *DB) UpsertPeople(ctx context.Context, ps []*prospector.Person) (prospector.UpsertResult, error) {
-	var res prospector.UpsertResult
-	err := db.tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		res, err = upsert(ctx, tx, personSpec(formatTime(time.Now())), ps)
-		return err
-	})
-	return res, err
+	return upsertBulk(ctx, db, personSpec(formatTime(time.Now())), ps)
 }
 
 func scanPerson(row rowScanner) (*prospector.Person, error) {

@@ -21,6 +21,10 @@ func signalSpec(now string) upsertSpec[*prospector.Signal] {
 		sequenced: true,
 		columns: []string{"external_id", "type", "company_id", "company_domain", "person_id", "title", "detail",
 			"source_url", "detected_at", "score", "created_at"},
+		parents: []parentRef[*prospector.Signal]{
+			{"company_id", "companies", func(s *prospector.Signal) *int64 { return s.CompanyID }},
+			{"person_id", "people", func(s *prospector.Signal) *int64 { return s.PersonID }},
+		},
 		key:   func(s *prospector.Signal) string { return s.ExternalID },
 		hash:  func(s *prospector.Signal) (int64, error) { return s.ContentHash(), nil },
 		setID: func(s *prospector.Signal, id int64) { s.ID = id },
@@ -33,13 +37,7 @@ func signalSpec(now string) upsertSpec[*prospector.Signal] {
 
 // UpsertSignals upserts by external id in one transaction.
 func (db *DB) UpsertSignals(ctx context.Context, ss []*prospector.Signal) (prospector.UpsertResult, error) {
-	var res prospector.UpsertResult
-	err := db.tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		res, err = upsert(ctx, tx, signalSpec(formatTime(time.Now())), ss)
-		return err
-	})
-	return res, err
+	return upsertBulk(ctx, db, signalSpec(formatTime(time.Now())), ss)
 }
 
 func scanSignal(row rowScanner) (*prospector.Signal, error) {

@@ -22,10 +22,13 @@ type upsertSpec[T any] struct {
 	// sequenced means every inserted or updated row gets the next value of
 	// the table's seq column, which the search index follows.
 	sequenced bool
-	key       func(T) string
-	hash      func(T) (int64, error)
-	values    func(T) []any
-	setID     func(T, int64)
+	// parents are the columns referring to other tables, checked by
+	// upsertBulk; a spec upserted in bulk must name every one.
+	parents []parentRef[T]
+	key     func(T) string
+	hash    func(T) (int64, error)
+	values  func(T) []any
+	setID   func(T, int64)
 }
 
 type pendingRow[T any] = prospector.PlannedRow[T]
@@ -133,7 +136,7 @@ func insertRows[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], rows
 	perRow := len(cols)
 	rowPlaceholder := "(" + placeholders(perRow) + ")"
 	query := func(n int) string {
-		return `INSERT INTO ` + spec.table + ` (` + strings.Join(cols, ", ") + `) VALUES ` +
+		return `INSERT OR ROLLBACK INTO ` + spec.table + ` (` + strings.Join(cols, ", ") + `) VALUES ` +
 			strings.TrimSuffix(strings.Repeat(rowPlaceholder+",", n), ",")
 	}
 	var full *sql.Stmt

@@ -15,6 +15,7 @@ func runData(t *testing.T, open Opener) {
 	t.Run("Companies", func(t *testing.T) { testCompanies(t, open(t)) })
 	t.Run("CompaniesLargeBatch", func(t *testing.T) { testCompaniesLargeBatch(t, open(t)) })
 	t.Run("People", func(t *testing.T) { testPeople(t, open(t)) })
+	t.Run("MissingParents", func(t *testing.T) { testMissingParents(t, open(t)) })
 	t.Run("Signals", func(t *testing.T) { testSignals(t, open(t)) })
 	t.Run("Events", func(t *testing.T) { testEvents(t, open(t)) })
 	t.Run("ChangeSequence", func(t *testing.T) { testChangeSequence(t, open(t)) })
@@ -251,6 +252,43 @@ func testPeople(t *testing.T, s prospector.Store) {
 	}
 	if l, _ := s.ListPeople(ctx, ps[0].ID, 10); len(l) != 2 {
 		t.Fatalf("list after first: %d", len(l))
+	}
+}
+
+// testMissingParents: a person or signal that refers to a company or
+// person that does not exist fails its whole batch, as a foreign key
+// does, and the writes after it still check their references.
+func testMissingParents(t *testing.T, s prospector.Store) {
+	ctx := context.Background()
+	cs := sampleCompanies()
+	if _, err := s.UpsertCompanies(ctx, cs); err != nil {
+		t.Fatal(err)
+	}
+	missing := cs[len(cs)-1].ID + 1000
+	good := &prospector.Person{ExternalID: "fk-good", FullName: "Gale Good", CompanyID: &cs[0].ID}
+	bad := &prospector.Person{ExternalID: "fk-bad", FullName: "Bo Orphan", CompanyID: &missing}
+	if _, err := s.UpsertPeople(ctx, []*prospector.Person{good, bad}); err == nil {
+		t.Fatal("a person at a company that does not exist was stored")
+	}
+	if _, err := s.PersonByKey(ctx, good.NaturalKey()); !errors.Is(err, prospector.ErrNotFound) {
+		t.Fatalf("the failed batch left its good person behind: %v", err)
+	}
+	for _, sig := range []*prospector.Signal{
+		{ExternalID: "fk-s1", Type: "company_hiring", CompanyID: &missing, DetectedAt: utc("2026-11-01T00:00:00Z")},
+		{ExternalID: "fk-s2", Type: "job_change", PersonID: &missing, DetectedAt: utc("2026-11-01T00:00:00Z")},
+	} {
+		if _, err := s.UpsertSignals(ctx, []*prospector.Signal{sig}); err == nil {
+			t.Fatalf("signal %s with a missing parent was stored", sig.ExternalID)
+		}
+	}
+	// The bulk path must leave the store checking references for the
+	// writes that follow it.
+	if _, err := s.UpsertNewsEvents(ctx, []*prospector.NewsEvent{{ExternalID: "fk-n", CompanyID: missing,
+		EventType: "news_event", EffectiveDate: "2026-11-01", FoundAt: utc("2026-11-01T00:00:00Z")}}); err == nil {
+		t.Fatal("a news event at a company that does not exist was stored")
+	}
+	if _, err := s.UpsertPeople(ctx, []*prospector.Person{good}); err != nil {
+		t.Fatalf("a good person alone: %v", err)
 	}
 }
 
