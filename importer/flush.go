@@ -23,10 +23,10 @@ func distinct(keys []string) []string {
 	return slices.Compact(keys)
 }
 
-// flushPeople links each person to a stored company, by domain first and
+// linkPeople links each person to a stored company, by domain first and
 // then by company profile URL; a person whose company is unknown is kept
 // without the link.
-func flushPeople(ctx context.Context, st prospector.Store, batch []pending, _ func(int, error)) (prospector.UpsertResult, error) {
+func linkPeople(ctx context.Context, st prospector.Store, batch []pending) error {
 	var domains, urls []string
 	for _, p := range batch {
 		ref := p.item.(*personRef)
@@ -39,21 +39,28 @@ func flushPeople(ctx context.Context, st prospector.Store, batch []pending, _ fu
 	}
 	byDomain, err := st.CompanyIDsByDomain(ctx, distinct(domains))
 	if err != nil {
-		return prospector.UpsertResult{}, fmt.Errorf("import people: %w", err)
+		return fmt.Errorf("import people: %w", err)
 	}
 	byURL, err := st.CompanyIDsByNetworkURL(ctx, distinct(urls))
 	if err != nil {
-		return prospector.UpsertResult{}, fmt.Errorf("import people: %w", err)
+		return fmt.Errorf("import people: %w", err)
 	}
-	ps := make([]*prospector.Person, len(batch))
-	for i, p := range batch {
+	for _, p := range batch {
 		ref := p.item.(*personRef)
 		if id, ok := byDomain[ref.person.CompanyDomain]; ok {
 			ref.person.CompanyID = &id
 		} else if id, ok := byURL[ref.companyNetwork]; ok {
 			ref.person.CompanyID = &id
 		}
-		ps[i] = ref.person
+	}
+	return nil
+}
+
+// flushPeople writes people linkPeople has linked.
+func flushPeople(ctx context.Context, st prospector.Store, batch []pending, _ func(int, error)) (prospector.UpsertResult, error) {
+	ps := make([]*prospector.Person, len(batch))
+	for i, p := range batch {
+		ps[i] = p.item.(*personRef).person
 	}
 	return st.UpsertPeople(ctx, ps)
 }

@@ -88,7 +88,7 @@ func Import(ctx context.Context, st prospector.Store, r io.Reader, opt Options) 
 	if opt.BatchSize <= 0 {
 		opt.BatchSize = 25000
 	}
-	parse, flush, err := kindFuncs(opt.Kind)
+	parse, prepare, flush, err := kindFuncs(opt.Kind)
 	if err != nil {
 		return stats, err
 	}
@@ -107,8 +107,17 @@ func Import(ctx context.Context, st prospector.Store, r io.Reader, opt Options) 
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	batches := make(chan *parsedBatch, 1)
-	go readBatches(ctx, src, parse, opt.BatchSize, batches)
+	// One batch is read (and one prepared) while one is written; memory
+	// holds no more batches than that, whatever the file's size.
+	read := make(chan *parsedBatch, 1)
+	batches := (<-chan *parsedBatch)(read)
+	if prepare != nil {
+		read = make(chan *parsedBatch)
+		prepared := make(chan *parsedBatch, 1)
+		go prepareBatches(ctx, st, prepare, read, prepared)
+		batches = prepared
+	}
+	go readBatches(ctx, src, parse, opt.BatchSize, read)
 
 	reject := func(line int, err error) {
 		stats.Rejected++
@@ -202,18 +211,40 @@ func readBatches(ctx context.Context, src source, parse func(record) (any, error
 
 type flushFunc func(ctx context.Context, st prospector.Store, batch []pending, reject func(int, error)) (prospector.UpsertResult, error)
 
-func kindFuncs(k Kind) (func(record) (any, error), flushFunc, error) {
+// prepareFunc does the reads a batch needs before it is written, such as
+// resolving references. It runs on the reading side of the pipeline, so
+// it overlaps with the write of the batch before.
+type prepareFunc func(ctx context.Context, st prospector.Store, batch []pending) error
+
+func kindFuncs(k Kind) (func(record) (any, error), prepareFunc, flushFunc, error) {
 	switch k {
 	case Companies:
-		return func(r record) (any, error) { return parseCompany(r) }, flushCompanies, nil
+		return func(r record) (any, error) { return parseCompany(r) }, nil, flushCompanies, nil
 	case People:
-		return func(r record) (any, error) { return parsePerson(r) }, flushPeople, nil
+		return func(r record) (any, error) { return parsePerson(r) }, linkPeople, flushPeople, nil
 	case Signals:
-		return func(r record) (any, error) { return parseSignal(r) }, flushSignals, nil
+		return func(r record) (any, error) { return parseSignal(r) }, nil, flushSignals, nil
 	case NewsEvents:
-		return func(r record) (any, error) { return parseNewsEvent(r) }, flushNews, nil
+		return func(r record) (any, error) { return parseNewsEvent(r) }, nil, flushNews, nil
 	case FinancingEvents:
-		return func(r record) (any, error) { return parseFinancingEvent(r) }, flushFinancing, nil
+		return func(r record) (any, error) { return parseFinancingEvent(r) }, nil, flushFinancing, nil
 	}
-	return nil, nil, fmt.Errorf("unknown kind %q", k)
+	return nil, nil, nil, fmt.Errorf("unknown kind %q", k)
+}
+
+// prepareBatches runs prepare on each batch from in and passes it on,
+// until in closes or ctx is cancelled; then it closes out. A failure
+// travels with its batch, as a read failure does.
+func prepareBatches(ctx context.Context, st prospector.Store, prepare prepareFunc, in <-chan *parsedBatch, out chan<- *parsedBatch) {
+	defer close(out)
+	for b := range in {
+		if b.err == nil && len(b.items) > 0 {
+			b.err = prepare(ctx, st, b.items)
+		}
+		select {
+		case out <- b:
+		case <-ctx.Done():
+			return
+		}
+	}
 }
