@@ -196,6 +196,12 @@ func TestPeopleLinkAndDerive(t *testing.T) {
 	if p, _ := st.PersonByKey(ctx, "id:s2"); p.City != "Toronto" || p.Region != "Ontario" || p.CountryCode != "CA" {
 		t.Errorf("City, Region, Country: %+v", p)
 	}
+	// JSONL member names are normalised like CSV headers.
+	stats, errs = importString(t, st, importer.People, "jsonl", `{"Full Name":"Ida Case","ID":"x2","Company-Domain":"acme-robotics.example"}`)
+	wantStats(t, "names in other cases", stats, 1, 1, 0, 0, 0)
+	if p, _ := st.PersonByKey(ctx, "id:x2"); len(errs) > 0 || p == nil || p.FullName != "Ida Case" || p.CompanyID == nil || *p.CompanyID != acme.ID {
+		t.Errorf("person from unnormalised names = %+v %v", p, errs)
+	}
 	// A person whose company is unknown is kept without the link.
 	stats, errs = importString(t, st, importer.People, "jsonl", `{"full_name":"Lone Wolf","id":"x1","company":"Nowhere","company_domain":"nowhere.example"}`)
 	wantStats(t, "unknown company", stats, 1, 1, 0, 0, 0)

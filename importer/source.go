@@ -56,11 +56,7 @@ func (s *jsonlSource) next() (record, int, error) {
 		if dec.More() {
 			return nil, s.line, badLine("more than one JSON value on the line")
 		}
-		rec := make(record, len(raw))
-		for k, v := range raw {
-			rec[normalizeName(k)] = v
-		}
-		return rec, s.line, nil
+		return normalizeNames(raw), s.line, nil
 	}
 	if err := s.sc.Err(); err != nil {
 		return nil, s.line, fmt.Errorf("read line %d: %w", s.line+1, err)
@@ -121,6 +117,21 @@ func (s *csvSource) next() (record, int, error) {
 
 // normalizeName makes "Company Domain", "company-domain" and
 // "company_domain" the same member name.
+// normalizeNames returns raw keyed by normalised names: raw itself when
+// every name already is (the common case, and one map fewer per line).
+func normalizeNames(raw map[string]any) record {
+	for k := range raw {
+		if normalizeName(k) != k {
+			rec := make(record, len(raw))
+			for k, v := range raw {
+				rec[normalizeName(k)] = v
+			}
+			return rec
+		}
+	}
+	return raw
+}
+
 func normalizeName(s string) string {
 	s = strings.TrimSpace(s)
 	plain := true
