@@ -23,6 +23,9 @@ import (
 // maxChargeBatch bounds the charges of one batch.
 const maxChargeBatch = 64
 
+// chargeBatchTimeout bounds one batch's round trip and commit.
+const chargeBatchTimeout = 30 * time.Second
+
 // qBatchedLookup charges a lookup and records it in one statement, or
 // does nothing: when the period has ended, the credits do not cover it or
 // the workspace is unknown. RecordEmailLookup then takes the full path,
@@ -102,8 +105,13 @@ func (db *DB) sendCharges(batch []*chargeWrite) {
 		b.Queue(qBatchedLookup, r.Credits, r.WorkspaceID, w.now, r.ID, r.RequestHash, r.Email, r.Verified, r.Confidence, r.CreatedAt)
 	}
 	ok := make([]bool, len(batch))
+	// The batch runs apart from its callers' contexts (one leaving must not
+	// cancel the others), so it gets a deadline of its own: a database
+	// that stops answering fails the calls rather than holding them.
+	ctx, cancel := context.WithTimeout(context.Background(), chargeBatchTimeout)
+	defer cancel()
 	err := func() error {
-		br := db.pool.SendBatch(context.Background(), b)
+		br := db.pool.SendBatch(ctx, b)
 		for i := range batch {
 			tag, err := br.Exec()
 			if err != nil {
