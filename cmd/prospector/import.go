@@ -3,11 +3,21 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/prospectorhq/prospector/importer"
 	"github.com/spf13/cobra"
 )
+
+// importMemoryLimit is the Go soft memory limit an import runs under,
+// with no proportional collection, unless GOGC or GOMEMLIMIT say
+// otherwise. The importer's live heap is a few batches, but it allocates
+// fast (a map per JSONL line), so the default collector ran every few
+// megabytes: about 8 % of the CPU over 2M people. Collecting only near
+// the limit took 2M people from 44,000/s to 48,000/s with peak RSS at
+// 465 MB, SQLite's page cache and mapped pages included.
+const importMemoryLimit = 192 << 20
 
 func newImportCommand(e *env, so *storeOptions) *cobra.Command {
 	var (
@@ -30,6 +40,10 @@ the run; the exit status is non-zero if any line was rejected. Formats and the
 vendor layouts understood are in docs/import.md.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if e.getenv("GOGC") == "" && e.getenv("GOMEMLIMIT") == "" {
+				defer debug.SetGCPercent(debug.SetGCPercent(-1))
+				defer debug.SetMemoryLimit(debug.SetMemoryLimit(importMemoryLimit))
+			}
 			k, err := importer.ParseKind(kind)
 			if err != nil {
 				return fmt.Errorf("--kind: %w", err)
@@ -84,7 +98,7 @@ vendor layouts understood are in docs/import.md.`,
 	f := cmd.Flags()
 	f.StringVar(&kind, "kind", "", "companies, people, signals, news-events or financing-events (required)")
 	f.StringVar(&format, "format", "", "jsonl or csv (default: from the file extension)")
-	f.IntVar(&batch, "batch-size", 25000, "records per transaction (larger batches amortise index writes; memory grows with them)")
+	f.IntVar(&batch, "batch-size", 12500, "records per transaction (larger batches amortise index writes; memory grows with them)")
 	f.IntVar(&maxErrors, "max-errors", 100, "rejected lines to print (all are counted)")
 	_ = cmd.MarkFlagRequired("kind")
 	return cmd
