@@ -38,9 +38,9 @@ type EmailResult struct {
 // EmailFinder finds or verifies a person's work address.
 type EmailFinder interface {
 	FindEmail(ctx context.Context, q EmailQuery) (EmailResult, error)
-	// ForgetOutcomes drops what the finder keeps of a domain's outreach
-	// outcomes, once a new one is recorded.
-	ForgetOutcomes(domain string)
+	// ForgetOutcomes drops what the finder keeps of the outreach outcomes
+	// at a domain (or at an address's domain), once a new one is recorded.
+	ForgetOutcomes(domainOrAddress string)
 }
 
 // IdempotencyWindow is how long an Idempotency-Key is remembered.

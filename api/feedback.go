@@ -89,9 +89,9 @@ func (s *Server) feedbackEvent(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
-	if _, ok := prospector.EmailOutcome(ev); ok && !replayed && s.emails != nil {
+	if _, ok := prospector.EmailOutcome(ev); ok && !replayed {
 		// The next enrich/email lookup at the domain counts this one.
-		s.emails.ForgetOutcomes(ev.Facts.Email[strings.LastIndexByte(ev.Facts.Email, '@')+1:])
+		s.emails.ForgetOutcomes(ev.Facts.Email)
 	}
 	if replayed {
 		w.Header().Set("Idempotent-Replayed", "true")

@@ -54,10 +54,10 @@ func (f *Finder) outcomes(ctx context.Context, domain string) (*prospector.Email
 	return o, nil
 }
 
-// ForgetOutcomes drops what the finder keeps of domain's outcomes, so
-// the next lookup reads the one just recorded.
-func (f *Finder) ForgetOutcomes(domain string) {
-	f.learned.delete(prospector.NormalizeDomain(domain))
+// ForgetOutcomes drops what the finder keeps of the outcomes at a domain
+// or an address's domain, so the next lookup reads the one just recorded.
+func (f *Finder) ForgetOutcomes(domainOrAddress string) {
+	f.learned.delete(prospector.NormalizeDomain(domainOrAddress))
 }
 
 // undeliverable reports whether addr's newest outcome is a bounce.
