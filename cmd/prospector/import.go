@@ -98,7 +98,7 @@ vendor layouts understood are in docs/import.md.`,
 	f := cmd.Flags()
 	f.StringVar(&kind, "kind", "", "companies, people, signals, news-events or financing-events (required)")
 	f.StringVar(&format, "format", "", "jsonl or csv (default: from the file extension)")
-	f.IntVar(&batch, "batch-size", 12500, "records per transaction (larger batches amortise index writes; memory grows with them)")
+	f.IntVar(&batch, "batch-size", importer.DefaultBatchSize, "records per transaction (larger batches amortise index writes; memory grows with them)")
 	f.IntVar(&maxErrors, "max-errors", 100, "rejected lines to print (all are counted)")
 	_ = cmd.MarkFlagRequired("kind")
 	return cmd
