@@ -47,10 +47,6 @@ func (db *DB) RecordEmailLookup(ctx context.Context, l *prospector.EmailLookup, 
 	if err := db.writeStmts(ctx, qSpendInPeriod, qInsertLookup); err != nil {
 		return nil, false, err
 	}
-	stmt := func(ctx context.Context, tx *sql.Tx, q string) *sql.Stmt {
-		s, _ := txStmt(ctx, db, tx, q) // prepared above: never fails
-		return s
-	}
 	err := db.grouped(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		first, replayed = nil, false
 		if l.IdempotencyKey != "" {
@@ -82,7 +78,8 @@ func (db *DB) RecordEmailLookup(ctx context.Context, l *prospector.EmailLookup, 
 				return err
 			}
 		}
-		_, err := stmt(ctx, tx, qInsertLookup).ExecContext(ctx, rec.ID, rec.WorkspaceID, nullString(rec.IdempotencyKey), rec.RequestHash, rec.Email, rec.Verified,
+		insert, _ := txStmt(ctx, db, tx, qInsertLookup) // prepared above: cannot fail
+		_, err := insert.ExecContext(ctx, rec.ID, rec.WorkspaceID, nullString(rec.IdempotencyKey), rec.RequestHash, rec.Email, rec.Verified,
 			rec.Confidence, rec.Credits, formatTime(rec.CreatedAt))
 		if err != nil {
 			return fmt.Errorf("sqlite: write email lookup: %w", err)
