@@ -47,6 +47,9 @@ func (s *jsonlSource) next() (record, int, error) {
 		if len(b) == 0 {
 			continue
 		}
+		if raw, ok := decodeFlat(b); ok {
+			return normalizeNames(raw), s.line, nil
+		}
 		var raw map[string]any
 		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.UseNumber()
