@@ -89,6 +89,7 @@ type Store interface {
 	LeadCampaignStore
 	IntegrationStore
 	FeedbackStore
+	BulkStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases connections.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/prospectorhq/prospector"
 )
@@ -29,39 +30,132 @@ type parentRef[T any] struct {
 	id            func(T) *int64 // nil: no reference
 }
 
-// upsertBulk runs upsert in a write transaction with foreign keys off,
-// having checked spec.parents itself. The pragma is a property of the
-// writer connection and cannot change inside a transaction, so the
-// connection is held from before BEGIN until foreign keys are on again.
-func upsertBulk[T any](ctx context.Context, db *DB, spec upsertSpec[T], items []T) (res prospector.UpsertResult, err error) {
+// bulk is a prospector.Bulk on the writer connection, which it holds
+// from BeginBulk to Close with foreign keys off. The pragma is a property
+// of the connection and cannot change inside a transaction, hence the
+// held connection; the transaction itself begins at the first upsert
+// after a commit, so the write lock is not held while the caller reads
+// its next batch.
+type bulk struct {
+	conn *sql.Conn
+	tx   *sql.Tx
+	// err is the failure that rolled the session back and ended it.
+	err error
+}
+
+var _ prospector.Bulk = (*bulk)(nil)
+
+// BeginBulk starts a bulk session.
+func (db *DB) BeginBulk(ctx context.Context) (prospector.Bulk, error) {
 	conn, err := db.write.Conn(ctx)
 	if err != nil {
-		return res, fmt.Errorf("sqlite: writer: %w", err)
+		return nil, fmt.Errorf("sqlite: writer: %w", err)
 	}
-	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
-		return res, fmt.Errorf("sqlite: foreign keys off: %w", err)
+		conn.Close()
+		return nil, fmt.Errorf("sqlite: foreign keys off: %w", err)
 	}
-	defer func() {
-		// Never left off for the writer's other work; a failure here
-		// is the call's failure.
-		if _, ferr := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA foreign_keys = ON`); ferr != nil && err == nil {
-			err = fmt.Errorf("sqlite: foreign keys on: %w", ferr)
-		}
-	}()
-	tx, err := conn.BeginTx(ctx, nil)
+	return &bulk{conn: conn}, nil
+}
+
+// upsertBulk upserts items in a session of their own: one transaction.
+func upsertBulk[T any](ctx context.Context, db *DB, spec upsertSpec[T], items []T) (res prospector.UpsertResult, err error) {
+	b, err := db.BeginBulk(ctx)
 	if err != nil {
-		return res, fmt.Errorf("sqlite: begin: %w", err)
-	}
-	if err := checkParents(ctx, tx, spec, items); err != nil {
-		_ = tx.Rollback()
 		return res, err
 	}
-	if res, err = upsert(ctx, tx, spec, items); err != nil {
-		_ = tx.Rollback()
+	defer func() { err = errors.Join(err, b.Close()) }()
+	if res, err = bulkUpsert(ctx, b.(*bulk), spec, items); err != nil {
 		return res, err
 	}
-	return res, tx.Commit()
+	return res, b.Commit(ctx)
+}
+
+// bulkUpsert checks spec.parents and upserts items in the session's
+// transaction, beginning one if none is open.
+func bulkUpsert[T any](ctx context.Context, b *bulk, spec upsertSpec[T], items []T) (res prospector.UpsertResult, err error) {
+	if b.err != nil {
+		return res, b.err
+	}
+	if b.tx == nil {
+		if b.tx, err = b.conn.BeginTx(ctx, nil); err != nil {
+			return res, fmt.Errorf("sqlite: begin: %w", err)
+		}
+	}
+	if err = checkParents(ctx, b.tx, spec, items); err == nil {
+		res, err = upsert(ctx, b.tx, spec, items)
+	}
+	if err != nil {
+		b.fail(err)
+	}
+	return res, err
+}
+
+// fail rolls the session back and ends it.
+func (b *bulk) fail(err error) {
+	if b.tx != nil {
+		_ = b.tx.Rollback()
+		b.tx = nil
+	}
+	b.err = fmt.Errorf("sqlite: bulk session rolled back by an earlier failure: %w", err)
+}
+
+func (b *bulk) UpsertCompanies(ctx context.Context, cs []*prospector.Company) (prospector.UpsertResult, error) {
+	return bulkUpsert(ctx, b, companySpec(formatTime(time.Now())), cs)
+}
+
+func (b *bulk) UpsertPeople(ctx context.Context, ps []*prospector.Person) (prospector.UpsertResult, error) {
+	return bulkUpsert(ctx, b, personSpec(formatTime(time.Now())), ps)
+}
+
+func (b *bulk) UpsertSignals(ctx context.Context, ss []*prospector.Signal) (prospector.UpsertResult, error) {
+	return bulkUpsert(ctx, b, signalSpec(formatTime(time.Now())), ss)
+}
+
+func (b *bulk) UpsertNewsEvents(ctx context.Context, es []*prospector.NewsEvent) (prospector.UpsertResult, error) {
+	return bulkUpsert(ctx, b, newsSpec(), es)
+}
+
+func (b *bulk) UpsertFinancingEvents(ctx context.Context, es []*prospector.FinancingEvent) (prospector.UpsertResult, error) {
+	return bulkUpsert(ctx, b, financingSpec(), es)
+}
+
+func (b *bulk) Commit(ctx context.Context) error {
+	if b.err != nil {
+		return b.err
+	}
+	if b.tx == nil {
+		return nil
+	}
+	err := b.tx.Commit()
+	b.tx = nil
+	if err != nil {
+		b.err = fmt.Errorf("sqlite: bulk commit failed: %w", err)
+		return fmt.Errorf("sqlite: commit: %w", err)
+	}
+	return nil
+}
+
+// Close turns foreign keys back on before the writer serves other work;
+// a failure there is Close's failure.
+func (b *bulk) Close() error {
+	if b.conn == nil {
+		return nil
+	}
+	if b.tx != nil {
+		_ = b.tx.Rollback()
+		b.tx = nil
+	}
+	_, err := b.conn.ExecContext(context.Background(), `PRAGMA foreign_keys = ON`)
+	if err != nil {
+		err = fmt.Errorf("sqlite: foreign keys on: %w", err)
+	}
+	err = errors.Join(err, b.conn.Close())
+	b.conn = nil
+	if b.err == nil {
+		b.err = errors.New("sqlite: bulk session is closed")
+	}
+	return err
 }
 
 // checkParents fails when an item refers to a parent row that does not

@@ -13,7 +13,10 @@ func newsSpec() upsertSpec[*prospector.NewsEvent] {
 	return upsertSpec[*prospector.NewsEvent]{
 		table:   "news_events",
 		columns: []string{"external_id", "company_id", "event_type", "categories", "effective_date", "found_at", "attributes"},
-		key:     func(e *prospector.NewsEvent) string { return e.ExternalID },
+		parents: []parentRef[*prospector.NewsEvent]{
+			{"company_id", "companies", func(e *prospector.NewsEvent) *int64 { return &e.CompanyID }},
+		},
+		key: func(e *prospector.NewsEvent) string { return e.ExternalID },
 		hash: func(e *prospector.NewsEvent) (int64, error) {
 			b, err := json.Marshal(e.Attributes)
 			if err != nil {
@@ -35,6 +38,9 @@ func financingSpec() upsertSpec[*prospector.FinancingEvent] {
 		table: "financing_events",
 		columns: []string{"external_id", "company_id", "event_type", "categories", "financing_type",
 			"financing_type_normalized", "amount", "amount_normalized", "effective_date", "found_at", "source_urls", "investors"},
+		parents: []parentRef[*prospector.FinancingEvent]{
+			{"company_id", "companies", func(e *prospector.FinancingEvent) *int64 { return &e.CompanyID }},
+		},
 		key: func(e *prospector.FinancingEvent) string { return e.ExternalID },
 		hash: func(e *prospector.FinancingEvent) (int64, error) {
 			b, err := json.Marshal(investorsOrEmpty(e.Investors))
@@ -62,24 +68,12 @@ func investorsOrEmpty(l []prospector.Investor) []prospector.Investor {
 
 // UpsertNewsEvents upserts by external id in one transaction.
 func (db *DB) UpsertNewsEvents(ctx context.Context, es []*prospector.NewsEvent) (prospector.UpsertResult, error) {
-	var res prospector.UpsertResult
-	err := db.tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		res, err = upsert(ctx, tx, newsSpec(), es)
-		return err
-	})
-	return res, err
+	return upsertBulk(ctx, db, newsSpec(), es)
 }
 
 // UpsertFinancingEvents upserts by external id in one transaction.
 func (db *DB) UpsertFinancingEvents(ctx context.Context, es []*prospector.FinancingEvent) (prospector.UpsertResult, error) {
-	var res prospector.UpsertResult
-	err := db.tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		res, err = upsert(ctx, tx, financingSpec(), es)
-		return err
-	})
-	return res, err
+	return upsertBulk(ctx, db, financingSpec(), es)
 }
 
 // eventWhere builds the shared filter of both event queries.

@@ -19,6 +19,7 @@ func runData(t *testing.T, open Opener) {
 	t.Run("Signals", func(t *testing.T) { testSignals(t, open(t)) })
 	t.Run("Events", func(t *testing.T) { testEvents(t, open(t)) })
 	t.Run("ChangeSequence", func(t *testing.T) { testChangeSequence(t, open(t)) })
+	runBulk(t, open)
 }
 
 func i64(n int64) *int64     { return &n }
