@@ -8,12 +8,12 @@ import (
 	"github.com/prospectorhq/prospector"
 )
 
-func flushCompanies(ctx context.Context, st prospector.Store, batch []pending, _ func(int, error)) (prospector.UpsertResult, error) {
+func flushCompanies(ctx context.Context, _ prospector.Store, w prospector.Bulk, batch []pending, _ func(int, error)) (prospector.UpsertResult, error) {
 	cs := make([]*prospector.Company, len(batch))
 	for i, p := range batch {
 		cs[i] = p.item.(*prospector.Company)
 	}
-	return st.UpsertCompanies(ctx, cs)
+	return w.UpsertCompanies(ctx, cs)
 }
 
 // distinct sorts keys and drops repeats: a batch names the same company
@@ -57,18 +57,18 @@ func linkPeople(ctx context.Context, st prospector.Store, batch []pending) error
 }
 
 // flushPeople writes people linkPeople has linked.
-func flushPeople(ctx context.Context, st prospector.Store, batch []pending, _ func(int, error)) (prospector.UpsertResult, error) {
+func flushPeople(ctx context.Context, _ prospector.Store, w prospector.Bulk, batch []pending, _ func(int, error)) (prospector.UpsertResult, error) {
 	ps := make([]*prospector.Person, len(batch))
 	for i, p := range batch {
 		ps[i] = p.item.(*personRef).person
 	}
-	return st.UpsertPeople(ctx, ps)
+	return w.UpsertPeople(ctx, ps)
 }
 
 // flushSignals resolves each signal's company and person. A reference to
 // a company or person that is not stored rejects the line: the signal
 // would point at nothing.
-func flushSignals(ctx context.Context, st prospector.Store, batch []pending, reject func(int, error)) (prospector.UpsertResult, error) {
+func flushSignals(ctx context.Context, st prospector.Store, w prospector.Bulk, batch []pending, reject func(int, error)) (prospector.UpsertResult, error) {
 	var domains, keys []string
 	for _, p := range batch {
 		ref := p.item.(*signalRef)
@@ -116,7 +116,7 @@ func flushSignals(ctx context.Context, st prospector.Store, batch []pending, rej
 	if err := fillPersonCompanies(ctx, st, needCompany); err != nil {
 		return prospector.UpsertResult{}, err
 	}
-	return st.UpsertSignals(ctx, ss)
+	return w.UpsertSignals(ctx, ss)
 }
 
 // fillPersonCompanies gives person signals without a company domain the
@@ -176,7 +176,7 @@ func resolveEventCompanies(ctx context.Context, st prospector.Store, batch []pen
 	return keep, nil
 }
 
-func flushNews(ctx context.Context, st prospector.Store, batch []pending, reject func(int, error)) (prospector.UpsertResult, error) {
+func flushNews(ctx context.Context, st prospector.Store, w prospector.Bulk, batch []pending, reject func(int, error)) (prospector.UpsertResult, error) {
 	keep, err := resolveEventCompanies(ctx, st, batch,
 		func(v any) string { return v.(*prospector.NewsEvent).CompanyDomain },
 		func(v any, id int64) { v.(*prospector.NewsEvent).CompanyID = id }, reject)
@@ -187,10 +187,10 @@ func flushNews(ctx context.Context, st prospector.Store, batch []pending, reject
 	for i, v := range keep {
 		es[i] = v.(*prospector.NewsEvent)
 	}
-	return st.UpsertNewsEvents(ctx, es)
+	return w.UpsertNewsEvents(ctx, es)
 }
 
-func flushFinancing(ctx context.Context, st prospector.Store, batch []pending, reject func(int, error)) (prospector.UpsertResult, error) {
+func flushFinancing(ctx context.Context, st prospector.Store, w prospector.Bulk, batch []pending, reject func(int, error)) (prospector.UpsertResult, error) {
 	keep, err := resolveEventCompanies(ctx, st, batch,
 		func(v any) string { return v.(*prospector.FinancingEvent).CompanyDomain },
 		func(v any, id int64) { v.(*prospector.FinancingEvent).CompanyID = id }, reject)
@@ -201,5 +201,5 @@ func flushFinancing(ctx context.Context, st prospector.Store, batch []pending, r
 	for i, v := range keep {
 		es[i] = v.(*prospector.FinancingEvent)
 	}
-	return st.UpsertFinancingEvents(ctx, es)
+	return w.UpsertFinancingEvents(ctx, es)
 }

@@ -23,6 +23,7 @@ func newImportCommand(e *env, so *storeOptions) *cobra.Command {
 	var (
 		kind, format string
 		batch        int
+		commitSize   int
 		maxErrors    int
 	)
 	cmd := &cobra.Command{
@@ -65,7 +66,7 @@ vendor layouts understood are in docs/import.md.`,
 			defer st.Close()
 			start, shown, last := time.Now(), 0, time.Now()
 			stats, err := importer.Import(cmd.Context(), st, f, importer.Options{
-				Kind: k, Format: format, BatchSize: batch,
+				Kind: k, Format: format, BatchSize: batch, CommitSize: commitSize,
 				OnLineError: func(line int, reason string) {
 					if shown < maxErrors {
 						fmt.Fprintf(e.stderr, "%s:%d: %s\n", args[0], line, reason)
@@ -98,7 +99,8 @@ vendor layouts understood are in docs/import.md.`,
 	f := cmd.Flags()
 	f.StringVar(&kind, "kind", "", "companies, people, signals, news-events or financing-events (required)")
 	f.StringVar(&format, "format", "", "jsonl or csv (default: from the file extension)")
-	f.IntVar(&batch, "batch-size", importer.DefaultBatchSize, "records per transaction (larger batches amortise index writes; memory grows with them)")
+	f.IntVar(&batch, "batch-size", importer.DefaultBatchSize, "records per write (batches wait parsed in memory: memory grows with them)")
+	f.IntVar(&commitSize, "commit-size", importer.DefaultCommitSize, "records per transaction, in whole batches (fewer commits rewrite index pages less often; a failure rolls back what is not committed)")
 	f.IntVar(&maxErrors, "max-errors", 100, "rejected lines to print (all are counted)")
 	_ = cmd.MarkFlagRequired("kind")
 	return cmd
