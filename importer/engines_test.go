@@ -59,6 +59,9 @@ func TestBothEnginesReadImportsAndDemo(t *testing.T) {
 			if err := demo.Generate(ctx, cfg, sink, nil); err != nil {
 				t.Fatal(err)
 			}
+			if err := sink.Close(ctx); err != nil {
+				t.Fatal(err)
+			}
 			nc, _ := st.CountCompanies(ctx)
 			np, _ := st.CountPeople(ctx)
 			if nc != 40+3 || np != 400+3 {
@@ -76,6 +79,9 @@ func TestBothEnginesReadImportsAndDemo(t *testing.T) {
 			}
 			again := &importer.StoreSink{Store: st}
 			if err := demo.Generate(ctx, cfg, again, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := again.Close(ctx); err != nil {
 				t.Fatal(err)
 			}
 			if again.Stats.Inserted != 0 {

@@ -2,25 +2,75 @@ package importer
 
 import (
 	"context"
+	"errors"
 
 	"github.com/prospectorhq/prospector"
 )
 
 // StoreSink writes generated batches (the demo generator's) to a store
-// through the same derivations as an import, counting what it wrote.
+// through the same derivations as an import, in a bulk session committed
+// every CommitSize records as an import is. Close commits the rest: what
+// is written after the last commit is lost without it.
 type StoreSink struct {
 	Store prospector.Store
+	// CommitSize is the records between commits; default DefaultCommitSize.
+	CommitSize int
+	// Stats counts what was committed.
 	Stats prospector.UpsertResult
+
+	bulk    prospector.Bulk
+	pending prospector.UpsertResult
+	rows    int
 }
 
-func (s *StoreSink) add(res prospector.UpsertResult, err error) error {
-	s.Stats.Add(res)
+// write runs one upsert of n records in the session, committing when
+// CommitSize records wait.
+func (s *StoreSink) write(ctx context.Context, n int, upsert func(prospector.Bulk) (prospector.UpsertResult, error)) error {
+	if s.bulk == nil {
+		b, err := s.Store.BeginBulk(ctx)
+		if err != nil {
+			return err
+		}
+		s.bulk = b
+	}
+	res, err := upsert(s.bulk)
+	if err != nil {
+		return err
+	}
+	s.pending.Add(res)
+	size := s.CommitSize
+	if size <= 0 {
+		size = DefaultCommitSize
+	}
+	if s.rows += n; s.rows >= size {
+		return s.commit(ctx)
+	}
+	return nil
+}
+
+func (s *StoreSink) commit(ctx context.Context) error {
+	if err := s.bulk.Commit(ctx); err != nil {
+		return err
+	}
+	s.Stats.Add(s.pending)
+	s.pending, s.rows = prospector.UpsertResult{}, 0
+	return nil
+}
+
+// Close commits what is written and ends the session.
+func (s *StoreSink) Close(ctx context.Context) error {
+	if s.bulk == nil {
+		return nil
+	}
+	err := s.commit(ctx)
+	err = errors.Join(err, s.bulk.Close())
+	s.bulk = nil
 	return err
 }
 
 // Companies upserts companies, filling their ids.
 func (s *StoreSink) Companies(ctx context.Context, cs []*prospector.Company) error {
-	return s.add(s.Store.UpsertCompanies(ctx, cs))
+	return s.write(ctx, len(cs), func(b prospector.Bulk) (prospector.UpsertResult, error) { return b.UpsertCompanies(ctx, cs) })
 }
 
 // People derives job level and function from titles and upserts.
@@ -28,20 +78,22 @@ func (s *StoreSink) People(ctx context.Context, ps []*prospector.Person) error {
 	for _, p := range ps {
 		DeriveTitle(p)
 	}
-	return s.add(s.Store.UpsertPeople(ctx, ps))
+	return s.write(ctx, len(ps), func(b prospector.Bulk) (prospector.UpsertResult, error) { return b.UpsertPeople(ctx, ps) })
 }
 
 // Signals upserts signals.
 func (s *StoreSink) Signals(ctx context.Context, ss []*prospector.Signal) error {
-	return s.add(s.Store.UpsertSignals(ctx, ss))
+	return s.write(ctx, len(ss), func(b prospector.Bulk) (prospector.UpsertResult, error) { return b.UpsertSignals(ctx, ss) })
 }
 
 // NewsEvents upserts news events.
 func (s *StoreSink) NewsEvents(ctx context.Context, es []*prospector.NewsEvent) error {
-	return s.add(s.Store.UpsertNewsEvents(ctx, es))
+	return s.write(ctx, len(es), func(b prospector.Bulk) (prospector.UpsertResult, error) { return b.UpsertNewsEvents(ctx, es) })
 }
 
 // FinancingEvents upserts financing events.
 func (s *StoreSink) FinancingEvents(ctx context.Context, es []*prospector.FinancingEvent) error {
-	return s.add(s.Store.UpsertFinancingEvents(ctx, es))
+	return s.write(ctx, len(es), func(b prospector.Bulk) (prospector.UpsertResult, error) {
+		return b.UpsertFinancingEvents(ctx, es)
+	})
 }
