@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -60,3 +61,61 @@ func TestChargeBatchRefusedKeepsTheOthers(t *testing.T) {
 		t.Fatalf("credits used %d, lookups stored %d; want 40 and 40", u.CreditsUsed, rows)
 	}
 }
+
+// TestChargeBatchWorkspaces: lookups of several workspaces share batches,
+// each workspace charged by one statement. A workspace whose credits do
+// not cover its part of a batch falls back charge by charge and gets
+// exactly its credits; the others are charged for every lookup.
+func TestChargeBatchWorkspaces(t *testing.T) {
+	ctx := context.Background()
+	db := openURL(t, freshSchema(t))
+	limits := []*int64{nil, ptr(7), ptr(1000)}
+	var ws []*prospector.Workspace
+	for i, l := range limits {
+		w := &prospector.Workspace{Name: fmt.Sprint("ws", i), Plan: prospector.PlanDefault, Credits: prospector.Limit{Limit: l}}
+		if err := db.CreateWorkspace(ctx, w); err != nil {
+			t.Fatal(err)
+		}
+		ws = append(ws, w)
+	}
+	const each = 30
+	stored := make([]atomic.Int64, len(ws))
+	var wg sync.WaitGroup
+	for i := range each * len(ws) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k := i % len(ws)
+			l := &prospector.EmailLookup{WorkspaceID: ws[k].ID, RequestHash: fmt.Sprint("h", i), Email: "ada@acme.example",
+				Confidence: 0.5, Credits: 1}
+			_, _, err := db.RecordEmailLookup(ctx, l, time.Now())
+			switch {
+			case err == nil:
+				stored[k].Add(1)
+			case !errors.Is(err, prospector.ErrInsufficientCredits):
+				t.Errorf("lookup %d: %v", i, err)
+			}
+		}()
+	}
+	wg.Wait()
+	for k, w := range ws {
+		want := int64(each)
+		if limits[k] != nil && *limits[k] < want {
+			want = *limits[k]
+		}
+		u, err := db.CreditUsage(ctx, w.ID, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows int64
+		if err := db.Pool().QueryRow(ctx, `SELECT count(*) FROM email_lookups WHERE workspace_id = $1`, w.ID).Scan(&rows); err != nil {
+			t.Fatal(err)
+		}
+		if stored[k].Load() != want || u.CreditsUsed != want || rows != want {
+			t.Errorf("workspace %d: %d answered, %d credits used, %d lookups stored; want %d of each",
+				k, stored[k].Load(), u.CreditsUsed, rows, want)
+		}
+	}
+}
+
+func ptr(n int64) *int64 { return &n }
