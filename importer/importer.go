@@ -87,8 +87,8 @@ const DefaultBatchSize = 12500
 // DefaultCommitSize is the records written between commits unless
 // Options say otherwise. Commits are what SQLite pays for per page
 // touched, and a batch of new people touches most of the natural-key
-// index: 2M people went at 48,000/s committing every 12,500 and at
-// 63,000/s every 100,000, with the same memory (uncommitted pages wait in
+// index: 2M people went at 48,300/s committing every 12,500 and at
+// 59,900/s every 100,000, with the same memory (uncommitted pages wait in
 // SQLite's cache or its WAL, not in Go).
 const DefaultCommitSize = 100000
 
