@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/postgres"
 )
 
 // TestChargeBatchRefusedKeepsTheOthers: a lookup the server refuses (a NUL
@@ -49,16 +50,8 @@ func TestChargeBatchRefusedKeepsTheOthers(t *testing.T) {
 	if ok.Load() != 40 || refused.Load() != 1 {
 		t.Fatalf("%d stored, %d refused; want 40 and 1", ok.Load(), refused.Load())
 	}
-	u, err := db.CreditUsage(ctx, w.ID, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows int64
-	if err := db.Pool().QueryRow(ctx, `SELECT count(*) FROM email_lookups WHERE workspace_id = $1`, w.ID).Scan(&rows); err != nil {
-		t.Fatal(err)
-	}
-	if u.CreditsUsed != 40 || rows != 40 {
-		t.Fatalf("credits used %d, lookups stored %d; want 40 and 40", u.CreditsUsed, rows)
+	if used, rows := chargedAndStored(t, db, w.ID); used != 40 || rows != 40 {
+		t.Fatalf("credits used %d, lookups stored %d; want 40 and 40", used, rows)
 	}
 }
 
@@ -103,19 +96,26 @@ func TestChargeBatchWorkspaces(t *testing.T) {
 		if limits[k] != nil && *limits[k] < want {
 			want = *limits[k]
 		}
-		u, err := db.CreditUsage(ctx, w.ID, time.Now())
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rows int64
-		if err := db.Pool().QueryRow(ctx, `SELECT count(*) FROM email_lookups WHERE workspace_id = $1`, w.ID).Scan(&rows); err != nil {
-			t.Fatal(err)
-		}
-		if stored[k].Load() != want || u.CreditsUsed != want || rows != want {
+		if used, rows := chargedAndStored(t, db, w.ID); stored[k].Load() != want || used != want || rows != want {
 			t.Errorf("workspace %d: %d answered, %d credits used, %d lookups stored; want %d of each",
-				k, stored[k].Load(), u.CreditsUsed, rows, want)
+				k, stored[k].Load(), used, rows, want)
 		}
 	}
 }
 
 func ptr(n int64) *int64 { return &n }
+
+// chargedAndStored returns a workspace's credits used this period and the
+// email lookups stored for it.
+func chargedAndStored(t *testing.T, db *postgres.DB, workspaceID string) (used, rows int64) {
+	t.Helper()
+	ctx := context.Background()
+	u, err := db.CreditUsage(ctx, workspaceID, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Pool().QueryRow(ctx, `SELECT count(*) FROM email_lookups WHERE workspace_id = $1`, workspaceID).Scan(&rows); err != nil {
+		t.Fatal(err)
+	}
+	return u.CreditsUsed, rows
+}
