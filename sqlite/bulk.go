@@ -33,9 +33,9 @@ type parentRef[T any] struct {
 // bulk is a prospector.Bulk on the writer connection, which it holds
 // from BeginBulk to Close with foreign keys off. The pragma is a property
 // of the connection and cannot change inside a transaction, hence the
-// held connection; the transaction itself begins at the first upsert
-// after a commit, so the write lock is not held while the caller reads
-// its next batch.
+// held connection. The transaction (and the file's write lock) begins at
+// the first upsert after a commit and lasts to the next commit; between
+// a commit and the next upsert the lock is free for other processes.
 type bulk struct {
 	conn *sql.Conn
 	tx   *sql.Tx
@@ -51,7 +51,10 @@ func (db *DB) BeginBulk(ctx context.Context) (prospector.Bulk, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: writer: %w", err)
 	}
-	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+	// Not cancellable: a cancellation arriving after the pragma ran would
+	// report failure and send the connection back to the pool with
+	// foreign keys off.
+	if _, err := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA foreign_keys = OFF`); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("sqlite: foreign keys off: %w", err)
 	}
@@ -77,8 +80,14 @@ func bulkUpsert[T any](ctx context.Context, b *bulk, spec upsertSpec[T], items [
 	if b.err != nil {
 		return res, b.err
 	}
+	if len(items) == 0 {
+		return res, nil
+	}
 	if b.tx == nil {
-		if b.tx, err = b.conn.BeginTx(ctx, nil); err != nil {
+		// database/sql rolls a transaction back when the context it began
+		// with ends, and the session's transaction outlives this call:
+		// each statement takes ctx instead.
+		if b.tx, err = b.conn.BeginTx(context.WithoutCancel(ctx), nil); err != nil {
 			return res, fmt.Errorf("sqlite: begin: %w", err)
 		}
 	}

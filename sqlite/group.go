@@ -82,7 +82,7 @@ func (db *DB) committer() {
 			batch = append(batch, w)
 		case <-db.rewind:
 			// Only the committer's own steady writes need the rewind: a
-			// bulk load (import, seed) writes through db.tx with no reader
+			// bulk load (import, seed) writes through its own session with no reader
 			// in the log and rewinds it by itself, and would only wait.
 			if lastCommit.After(lastRewind) {
 				db.restartWAL()

@@ -3,7 +3,9 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/prospectorhq/prospector"
 )
@@ -11,6 +13,7 @@ import (
 func runBulk(t *testing.T, open Opener) {
 	t.Run("BulkCommit", func(t *testing.T) { testBulkCommit(t, open(t)) })
 	t.Run("BulkFailure", func(t *testing.T) { testBulkFailure(t, open(t)) })
+	t.Run("BulkConcurrent", func(t *testing.T) { testBulkConcurrent(t, open(t)) })
 }
 
 // testBulkCommit: a session's batches share a transaction that others
@@ -24,7 +27,11 @@ func testBulkCommit(t *testing.T, s prospector.Store) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	res, err := b.UpsertCompanies(ctx, cs)
+	// Each call has its own context, which may end after the call (a
+	// per-request timeout): the session's transaction outlives it.
+	callCtx, cancel := context.WithCancel(ctx)
+	res, err := b.UpsertCompanies(callCtx, cs)
+	cancel()
 	wantRes(t, "companies", res, err, len(cs), 0, 0)
 	first := &prospector.Person{ExternalID: "bulk-1", FullName: "Ash First", Title: "Engineer", CompanyID: &cs[0].ID}
 	res, err = b.UpsertPeople(ctx, []*prospector.Person{first})
@@ -139,5 +146,65 @@ func testBulkFailure(t *testing.T, s prospector.Store) {
 	}
 	if _, err := s.UpsertPeople(ctx, []*prospector.Person{orphan}); err == nil {
 		t.Fatal("after the session, a person at a missing company was stored")
+	}
+	key, _ := prospector.NewAPIKey("ws_missing", prospector.PlanDefault, nil)
+	if err := s.CreateAPIKey(ctx, key); !errors.Is(err, prospector.ErrNotFound) {
+		t.Fatalf("a key for a missing workspace after a failed session: %v, want ErrNotFound", err)
+	}
+}
+
+// testBulkConcurrent: two sessions writing the same tables in opposite
+// orders both finish; neither waits for the other forever or is chosen
+// as a deadlock's victim.
+func testBulkConcurrent(t *testing.T, s prospector.Store) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	started := [2]chan struct{}{make(chan struct{}), make(chan struct{})}
+	errs := make(chan error, 2)
+	for i := range 2 {
+		go func() {
+			errs <- func() error {
+				b, err := s.BeginBulk(ctx)
+				if err != nil {
+					return err
+				}
+				defer b.Close()
+				companies := func() error {
+					_, err := b.UpsertCompanies(ctx, []*prospector.Company{{Domain: fmt.Sprintf("cross-%d.example", i),
+						Name: "Cross", Keywords: []string{}}})
+					return err
+				}
+				people := func() error {
+					_, err := b.UpsertPeople(ctx, []*prospector.Person{{ExternalID: fmt.Sprint("cross-", i), FullName: "Cy Cross"}})
+					return err
+				}
+				steps := []func() error{companies, people}
+				if i == 1 {
+					steps[0], steps[1] = people, companies
+				}
+				if err := steps[0](); err != nil {
+					return err
+				}
+				close(started[i])
+				// Give the other session the chance to hold its first table
+				// (an engine may instead make it wait for this one).
+				select {
+				case <-started[1-i]:
+				case <-time.After(300 * time.Millisecond):
+				}
+				if err := steps[1](); err != nil {
+					return err
+				}
+				return b.Commit(ctx)
+			}()
+		}()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatalf("a session crossing the other: %v", err)
+		}
+	}
+	if n, err := s.CountPeople(context.Background()); err != nil || n != 2 {
+		t.Fatalf("people after both sessions: %d %v, want 2", n, err)
 	}
 }
