@@ -10,8 +10,12 @@ import (
 )
 
 // bulk is a prospector.Bulk: one transaction from its first upsert to
-// Commit, then the next. Upserts lock their table until commit, as a
-// single batch's upsert does, so seqs still ascend in commit order.
+// Commit, then the next. An upsert locks its table until commit (see
+// lockAndLookup), so seqs still ascend in commit order. A session's
+// transaction spans tables (a seed writes companies, people, signals and
+// events in the order its chunks come), so two sessions taking those
+// locks as their batches come could each wait for the other: every
+// transaction of a session takes all of them first, in one order.
 type bulk struct {
 	db *DB
 	tx pgx.Tx
@@ -37,13 +41,32 @@ func bulkUpsert[T any](ctx context.Context, b *bulk, spec *upsertSpec[T], items 
 		if b.tx, err = b.db.pool.Begin(ctx); err != nil {
 			return res, fmt.Errorf("postgres: begin: %w", err)
 		}
+		err = lockBulkTables(ctx, b.tx)
 	}
-	if res, err = upsertTx(ctx, b.tx, spec, items); err != nil {
+	if err == nil {
+		res, err = upsertTx(ctx, b.tx, spec, items)
+	}
+	if err != nil {
 		_ = b.tx.Rollback(context.WithoutCancel(ctx))
 		b.tx = nil
 		b.err = fmt.Errorf("postgres: bulk session rolled back by an earlier failure: %w", err)
 	}
 	return res, err
+}
+
+// bulkTables are the tables a session writes, in the order it locks them.
+var bulkTables = []string{"companies", "people", "signals", "news_events", "financing_events"}
+
+// lockBulkTables takes the upsert lock of every bulk table, in order.
+func lockBulkTables(ctx context.Context, tx pgx.Tx) error {
+	b := &pgx.Batch{}
+	for _, t := range bulkTables {
+		b.Queue(`SELECT pg_advisory_xact_lock($1, '`+t+`'::regclass::oid::int)`, dataLockSpace)
+	}
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("postgres: lock bulk tables: %w", err)
+	}
+	return nil
 }
 
 func (b *bulk) UpsertCompanies(ctx context.Context, cs []*prospector.Company) (prospector.UpsertResult, error) {
