@@ -59,9 +59,10 @@ func TestBothEnginesReadImportsAndDemo(t *testing.T) {
 			if err := demo.Generate(ctx, cfg, sink, nil); err != nil {
 				t.Fatal(err)
 			}
-			if err := sink.Close(ctx); err != nil {
+			if err := sink.Commit(ctx); err != nil {
 				t.Fatal(err)
 			}
+			sink.Close()
 			nc, _ := st.CountCompanies(ctx)
 			np, _ := st.CountPeople(ctx)
 			if nc != 40+3 || np != 400+3 {
@@ -81,9 +82,10 @@ func TestBothEnginesReadImportsAndDemo(t *testing.T) {
 			if err := demo.Generate(ctx, cfg, again, nil); err != nil {
 				t.Fatal(err)
 			}
-			if err := again.Close(ctx); err != nil {
+			if err := again.Commit(ctx); err != nil {
 				t.Fatal(err)
 			}
+			again.Close()
 			if again.Stats.Inserted != 0 {
 				t.Fatalf("the same seed inserted %d rows again", again.Stats.Inserted)
 			}

@@ -190,7 +190,10 @@ func Import(ctx context.Context, st prospector.Store, r io.Reader, opt Options) 
 	if err := ctx.Err(); err != nil {
 		return stats, err
 	}
-	return stats, commit()
+	if err := commit(); err != nil {
+		return stats, err
+	}
+	return stats, nil
 }
 
 type rejection struct {

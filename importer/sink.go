@@ -2,15 +2,14 @@ package importer
 
 import (
 	"context"
-	"errors"
 
 	"github.com/prospectorhq/prospector"
 )
 
 // StoreSink writes generated batches (the demo generator's) to a store
 // through the same derivations as an import, in a bulk session committed
-// every CommitSize records as an import is. Close commits the rest: what
-// is written after the last commit is lost without it.
+// every CommitSize records as an import is. Commit commits the rest;
+// Close ends the session, dropping what was not committed.
 type StoreSink struct {
 	Store prospector.Store
 	// CommitSize is the records between commits; default DefaultCommitSize.
@@ -48,6 +47,14 @@ func (s *StoreSink) write(ctx context.Context, n int, upsert func(prospector.Bul
 	return nil
 }
 
+// Commit commits what is written so far.
+func (s *StoreSink) Commit(ctx context.Context) error {
+	if s.bulk == nil {
+		return nil
+	}
+	return s.commit(ctx)
+}
+
 func (s *StoreSink) commit(ctx context.Context) error {
 	if err := s.bulk.Commit(ctx); err != nil {
 		return err
@@ -57,14 +64,14 @@ func (s *StoreSink) commit(ctx context.Context) error {
 	return nil
 }
 
-// Close commits what is written and ends the session.
-func (s *StoreSink) Close(ctx context.Context) error {
+// Close ends the session; what was written since the last Commit is
+// rolled back.
+func (s *StoreSink) Close() error {
 	if s.bulk == nil {
 		return nil
 	}
-	err := s.commit(ctx)
-	err = errors.Join(err, s.bulk.Close())
-	s.bulk = nil
+	err := s.bulk.Close()
+	s.bulk, s.pending, s.rows = nil, prospector.UpsertResult{}, 0
 	return err
 }
 

@@ -55,10 +55,11 @@ func TestChargeBatchRefusedKeepsTheOthers(t *testing.T) {
 	}
 }
 
-// TestChargeBatchWorkspaces: lookups of several workspaces share batches,
-// each workspace charged by one statement. A workspace whose credits do
-// not cover its part of a batch falls back charge by charge and gets
-// exactly its credits; the others are charged for every lookup.
+// TestChargeBatchWorkspaces: lookups of several workspaces arrive
+// together, so batches mostly mix them (how they group depends on
+// timing). A workspace short of credits gets exactly its credits, on
+// whichever path each charge takes; the others are charged for every
+// lookup.
 func TestChargeBatchWorkspaces(t *testing.T) {
 	ctx := context.Background()
 	db := openURL(t, freshSchema(t))

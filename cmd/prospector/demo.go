@@ -77,8 +77,11 @@ func seedData(ctx context.Context, st prospector.Store, cfg demo.Config, stdout,
 				p.Companies, cfg.Companies, p.People, cfg.People, p.Signals, float64(p.People)/time.Since(start).Seconds())
 		}
 	})
-	// Close commits the last writes; after a failure it rolls them back.
-	if cerr := sink.Close(ctx); err == nil {
+	if err == nil {
+		err = sink.Commit(ctx)
+	}
+	// After a failure, what was not committed is rolled back.
+	if cerr := sink.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
