@@ -70,3 +70,22 @@ func TestImportCommitsEveryCommitSize(t *testing.T) {
 		t.Fatalf("re-run: %+v %v", stats, err)
 	}
 }
+
+// A read failure (a line longer than the reader takes) ends the import,
+// and what was written before it is committed, not rolled back.
+func TestImportKeepsWritesBeforeAReadFailure(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	body := peopleLines(3) + `{"id":"huge","full_name":"` + strings.Repeat("x", 17<<20) + `"}` + "\n"
+	stats, err := importer.Import(ctx, st, strings.NewReader(body),
+		importer.Options{Kind: importer.People, Format: "jsonl", BatchSize: 1, CommitSize: 100})
+	if err == nil {
+		t.Fatal("a 17 MiB line was read")
+	}
+	if stats.Inserted != 3 {
+		t.Fatalf("stats %+v, want the 3 people before the failure", stats)
+	}
+	if n, _ := st.CountPeople(ctx); n != 3 {
+		t.Fatalf("%d people stored, want the 3 before the failure", n)
+	}
+}

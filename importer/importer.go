@@ -93,9 +93,10 @@ const DefaultBatchSize = 12500
 const DefaultCommitSize = 100000
 
 // Import reads r to the end. Bad lines are reported and skipped; an error
-// is returned only when reading or the store fails, and then what was
-// committed stays written (re-running the import is safe) and the rest is
-// rolled back. Stats count committed writes only.
+// is returned only when reading or the store fails. When reading fails,
+// what was written before is committed; when the store fails, what was
+// committed stays and the rest is rolled back. Re-running the import is
+// safe. Stats count committed writes only.
 //
 // Parsing, and for people linking to companies, run ahead of writing on
 // goroutines of their own, so they overlap on a multi-core machine;
@@ -169,6 +170,11 @@ func Import(ctx context.Context, st prospector.Store, r io.Reader, opt Options) 
 			reject(rj.line, rj.err)
 		}
 		if b.err != nil {
+			// Reading (or linking) failed; what was written before is
+			// sound, so it is kept rather than rolled back.
+			if err := commit(); err != nil {
+				return stats, errors.Join(b.err, err)
+			}
 			return stats, b.err
 		}
 		if len(b.items) > 0 {
