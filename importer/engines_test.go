@@ -86,8 +86,8 @@ func TestBothEnginesReadImportsAndDemo(t *testing.T) {
 				t.Fatal(err)
 			}
 			again.Close()
-			if again.Stats.Inserted != 0 {
-				t.Fatalf("the same seed inserted %d rows again", again.Stats.Inserted)
+			if again.Stats().Inserted != 0 {
+				t.Fatalf("the same seed inserted %d rows again", again.Stats().Inserted)
 			}
 		})
 	}

@@ -59,6 +59,11 @@ type Stats struct {
 	Rejected  int
 }
 
+// setWritten takes the write counts from what was committed.
+func (s *Stats) setWritten(r prospector.UpsertResult) {
+	s.Inserted, s.Updated, s.Unchanged = r.Inserted, r.Updated, r.Unchanged
+}
+
 // Options configure one import.
 type Options struct {
 	Kind      Kind
@@ -149,21 +154,13 @@ func Import(ctx context.Context, st prospector.Store, r io.Reader, opt Options) 
 	if err != nil {
 		return stats, err
 	}
-	var (
-		written     prospector.UpsertResult // since the last commit
-		writtenRows int
-	)
-	commit := func() error {
-		if err := w.Commit(ctx); err != nil {
-			return err
-		}
-		stats.Inserted += written.Inserted
-		stats.Updated += written.Updated
-		stats.Unchanged += written.Unchanged
-		written, writtenRows = prospector.UpsertResult{}, 0
-		return nil
-	}
 	defer func() { err = errors.Join(err, w.Close()) }()
+	c := newCommitter(w, opt.CommitSize)
+	commit := func() error {
+		err := c.commit(ctx)
+		stats.setWritten(c.committed)
+		return err
+	}
 	for b := range batches {
 		stats.Read += b.read
 		for _, rj := range b.rejects {
@@ -182,11 +179,10 @@ func Import(ctx context.Context, st prospector.Store, r io.Reader, opt Options) 
 			if err != nil {
 				return stats, err
 			}
-			written.Add(res)
-			if writtenRows += len(b.items); writtenRows >= opt.CommitSize {
-				if err := commit(); err != nil {
-					return stats, err
-				}
+			err = c.wrote(ctx, len(b.items), res)
+			stats.setWritten(c.committed)
+			if err != nil {
+				return stats, err
 			}
 		}
 		if opt.OnProgress != nil {

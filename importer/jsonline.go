@@ -68,8 +68,9 @@ func (d *flatDecoder) peek() byte {
 	return 0
 }
 
+// consume takes c if it comes next (c is never 0, peek's "no more").
 func (d *flatDecoder) consume(c byte) bool {
-	if d.peek() == c && d.i < len(d.s) {
+	if d.peek() == c {
 		d.i++
 		return true
 	}

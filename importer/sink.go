@@ -14,64 +14,53 @@ type StoreSink struct {
 	Store prospector.Store
 	// CommitSize is the records between commits; default DefaultCommitSize.
 	CommitSize int
-	// Stats counts what was committed.
-	Stats prospector.UpsertResult
 
-	bulk    prospector.Bulk
-	pending prospector.UpsertResult
-	rows    int
+	c *committer // the session's, from the first write
+}
+
+// Stats counts what was committed.
+func (s *StoreSink) Stats() prospector.UpsertResult {
+	if s.c == nil {
+		return prospector.UpsertResult{}
+	}
+	return s.c.committed
 }
 
 // write runs one upsert of n records in the session, committing when
 // CommitSize records wait.
 func (s *StoreSink) write(ctx context.Context, n int, upsert func(prospector.Bulk) (prospector.UpsertResult, error)) error {
-	if s.bulk == nil {
+	if s.c == nil || s.c.bulk == nil { // first write, or after Close
 		b, err := s.Store.BeginBulk(ctx)
 		if err != nil {
 			return err
 		}
-		s.bulk = b
+		done := s.Stats()
+		s.c = newCommitter(b, s.CommitSize)
+		s.c.committed = done
 	}
-	res, err := upsert(s.bulk)
+	res, err := upsert(s.c.bulk)
 	if err != nil {
 		return err
 	}
-	s.pending.Add(res)
-	size := s.CommitSize
-	if size <= 0 {
-		size = DefaultCommitSize
-	}
-	if s.rows += n; s.rows >= size {
-		return s.commit(ctx)
-	}
-	return nil
+	return s.c.wrote(ctx, n, res)
 }
 
 // Commit commits what is written so far.
 func (s *StoreSink) Commit(ctx context.Context) error {
-	if s.bulk == nil {
+	if s.c == nil || s.c.bulk == nil {
 		return nil
 	}
-	return s.commit(ctx)
-}
-
-func (s *StoreSink) commit(ctx context.Context) error {
-	if err := s.bulk.Commit(ctx); err != nil {
-		return err
-	}
-	s.Stats.Add(s.pending)
-	s.pending, s.rows = prospector.UpsertResult{}, 0
-	return nil
+	return s.c.commit(ctx)
 }
 
 // Close ends the session; what was written since the last Commit is
-// rolled back.
+// rolled back. Stats still report what was committed.
 func (s *StoreSink) Close() error {
-	if s.bulk == nil {
+	if s.c == nil || s.c.bulk == nil {
 		return nil
 	}
-	err := s.bulk.Close()
-	s.bulk, s.pending, s.rows = nil, prospector.UpsertResult{}, 0
+	err := s.c.bulk.Close()
+	s.c.bulk = nil
 	return err
 }
 

@@ -87,7 +87,7 @@ func seedData(ctx context.Context, st prospector.Store, cfg demo.Config, stdout,
 	if err != nil {
 		return fmt.Errorf("demo seed: %w", err)
 	}
-	s := sink.Stats
+	s := sink.Stats()
 	elapsed := time.Since(start)
 	fmt.Fprintf(stdout, "demo: %d companies and %d people (seed %d) in %s: inserted %d, updated %d, unchanged %d rows\n",
 		cfg.Companies, cfg.People, cfg.Seed, elapsed.Round(time.Millisecond), s.Inserted, s.Updated, s.Unchanged)
