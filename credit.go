@@ -2,6 +2,7 @@ package prospector
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -31,6 +32,17 @@ type CreditUsage struct {
 	RadarSignals    Limit
 }
 
+// NewCreditUsage returns the usage of w's current period, as the store
+// holds it: w's period and limits with the credits, radars and network
+// accounts used in it.
+func NewCreditUsage(w *Workspace, creditsUsed, radarsUsed, networkAccountsUsed int64) *CreditUsage {
+	return &CreditUsage{Workspace: *w, PeriodStart: w.PeriodStart, PeriodEnd: w.PeriodEnd,
+		CreditsUsed: creditsUsed, Credits: w.Credits,
+		Radars:          QuotaUsage{Used: radarsUsed, Limit: w.Radars},
+		NetworkAccounts: QuotaUsage{Used: networkAccountsUsed, Limit: w.NetworkAccounts},
+		RadarSignals:    w.RadarSignals}
+}
+
 // Remaining returns the credits left, or nil when unlimited.
 func (u *CreditUsage) Remaining() *int64 {
 	if u.Credits.Limit == nil {
@@ -51,6 +63,15 @@ type Charge struct {
 	Reason         string
 	IdempotencyKey string
 	CreatedAt      time.Time
+}
+
+// Validate refuses a negative amount: a charge never gives credits back.
+// The error is internal (callers compute amounts, users never send them).
+func (c *Charge) Validate() error {
+	if c.Amount < 0 {
+		return fmt.Errorf("charge: negative amount %d", c.Amount)
+	}
+	return nil
 }
 
 // CreditStore keeps the credit ledger and the counted quotas. Every
@@ -90,6 +111,15 @@ type Store interface {
 	IntegrationStore
 	FeedbackStore
 	BulkStore
+	WatchStore
+	TargetStore
+	JobOpeningStore
+	TechnologyStore
+	SECStore
+	NewsStore
+	// TokenBucket paces requests to services with one budget for the
+	// whole deployment (SEC EDGAR): every node shares the database's.
+	TokenBucket
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases connections.

@@ -2,6 +2,7 @@ package prospector
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -43,9 +44,6 @@ type EmailFinder interface {
 	ForgetOutcomes(domainOrAddress string)
 }
 
-// IdempotencyWindow is how long an Idempotency-Key is remembered.
-const IdempotencyWindow = 24 * time.Hour
-
 // EmailLookup is an enrich/email answer as recorded for its workspace,
 // with what it cost.
 type EmailLookup struct {
@@ -60,6 +58,15 @@ type EmailLookup struct {
 	CreatedAt      time.Time
 }
 
+// Validate refuses negative credits: a lookup never gives credits back.
+// The error is internal (the service sets Credits, users never do).
+func (l *EmailLookup) Validate() error {
+	if l.Credits < 0 {
+		return fmt.Errorf("email lookup: negative credits %d", l.Credits)
+	}
+	return nil
+}
+
 // EmailLookupStore records enrich/email answers.
 type EmailLookupStore interface {
 	// RecordEmailLookup stores l and charges l.Credits to the workspace
@@ -70,4 +77,15 @@ type EmailLookupStore interface {
 	// charged: the first lookup is returned with replayed true, or
 	// ErrIdempotencyMismatch when its RequestHash differs.
 	RecordEmailLookup(ctx context.Context, l *EmailLookup, now time.Time) (first *EmailLookup, replayed bool, err error)
+	// EmailLookupByKey returns the lookup recorded under the workspace's
+	// idempotency key, ErrNotFound when there is none. Its key may have
+	// expired (KeyHeldAt), so a caller can check a key before doing the
+	// work a replay would skip; RecordEmailLookup decides at last.
+	EmailLookupByKey(ctx context.Context, workspaceID, key string) (*EmailLookup, error)
+}
+
+// KeyHeldAt reports whether l's idempotency key still holds at now: a
+// key is remembered for IdempotencyWindow after its first lookup.
+func (l *EmailLookup) KeyHeldAt(now time.Time) bool {
+	return l.IdempotencyKey != "" && now.Sub(l.CreatedAt) < IdempotencyWindow
 }

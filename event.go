@@ -2,6 +2,8 @@ package prospector
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -103,6 +105,30 @@ type FinancingEvent struct {
 	FoundAt                 time.Time
 	SourceURLs              []string
 	Investors               []Investor
+}
+
+// AttributesJSON is the stored form of e's attributes, which its content
+// hash covers.
+func (e *NewsEvent) AttributesJSON() ([]byte, error) {
+	b, err := json.Marshal(e.Attributes)
+	if err != nil {
+		return nil, fmt.Errorf("news event %s attributes: %w", e.ExternalID, err)
+	}
+	return b, nil
+}
+
+// InvestorsJSON is the stored form of e's investors, which its content
+// hash covers: a JSON list, [] when there are none.
+func (e *FinancingEvent) InvestorsJSON() ([]byte, error) {
+	investors := e.Investors
+	if investors == nil {
+		investors = []Investor{}
+	}
+	b, err := json.Marshal(investors)
+	if err != nil {
+		return nil, fmt.Errorf("financing event %s investors: %w", e.ExternalID, err)
+	}
+	return b, nil
 }
 
 // EventFilter selects a company's events by found time, newest first.

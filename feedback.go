@@ -2,7 +2,6 @@ package prospector
 
 import (
 	"context"
-	"slices"
 	"time"
 )
 
@@ -256,38 +255,6 @@ func emailDomain(addr string) string {
 	return ""
 }
 
-// EmailOutcome returns what ev says about its address, and whether it
-// says anything (a bounce or a reply with a known address).
-func EmailOutcome(ev *FeedbackEvent) (outcome string, ok bool) {
-	if ev.Facts.Email == "" || !concernsEmail(ev.Type) {
-		return "", false
-	}
-	if ev.Type == EventBounce {
-		return EventBounce, true
-	}
-	return EventReply, true
-}
-
-// PatternOutcome counts the distinct addresses following one pattern at
-// a domain that bounced and that replied.
-type PatternOutcome struct {
-	Bounces int64
-	Replies int64
-}
-
-// AnyPattern is the pattern name under which a domain's outcome counts
-// all its addresses, whatever pattern they follow.
-const AnyPattern = ""
-
-// EmailOutcomes is what feedback events taught about one mail domain.
-type EmailOutcomes struct {
-	// Patterns by pattern name; AnyPattern counts every address.
-	Patterns map[string]PatternOutcome
-	// Undeliverable are the domain's addresses whose newest outcome is a
-	// bounce.
-	Undeliverable map[string]bool
-}
-
 // FeedbackStore persists feedback events and what they add up to.
 type FeedbackStore interface {
 	// FeedbackLead reads, in one round trip, what an event records about
@@ -317,14 +284,4 @@ type FeedbackStore interface {
 	FeedbackInsights(ctx context.Context, workspaceID string, since time.Time, top int) (*FeedbackInsights, error)
 	// EmailOutcomes returns what feedback taught about domain's addresses.
 	EmailOutcomes(ctx context.Context, domain string) (*EmailOutcomes, error)
-}
-
-// OutcomePatterns are the pattern rows an address outcome updates: every
-// pattern the address follows, and AnyPattern. They are sorted, the order
-// engines write them in, so two transactions never wait on each other's
-// rows in a cycle.
-func OutcomePatterns(f LeadFacts) []string {
-	out := append([]string{AnyPattern}, f.EmailPatterns...)
-	slices.Sort(out)
-	return slices.Compact(out)
 }

@@ -1,6 +1,7 @@
 package prospector
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -41,5 +42,21 @@ func BenchmarkPersonContentHash(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		p.ContentHash()
+	}
+}
+
+func TestEventJSON(t *testing.T) {
+	b, err := (&FinancingEvent{}).InvestorsJSON()
+	if err != nil || string(b) != "[]" {
+		t.Fatalf("no investors: %s, %v; want []", b, err)
+	}
+	name := "Seed Fund"
+	b, err = (&FinancingEvent{Investors: []Investor{{ID: "i1", Name: name}}}).InvestorsJSON()
+	if err != nil || string(b) != `[{"id":"i1","name":"Seed Fund","domain":null,"ticker":null}]` {
+		t.Fatalf("investors: %s, %v", b, err)
+	}
+	nan := math.NaN()
+	if _, err := (&NewsEvent{ExternalID: "n1", Attributes: NewsAttributes{Confidence: &nan}}).AttributesJSON(); err == nil {
+		t.Fatal("attributes that JSON cannot hold were encoded")
 	}
 }

@@ -236,62 +236,6 @@ func (o *OutreachIntegration) Validate() error {
 	return mapping("list", o.ListID)
 }
 
-// DeliveryStatus is where an outbox delivery is: pending until it is
-// delivered, dead-lettered after its last attempt or a permanent refusal,
-// or disabled when its destination was switched off.
-type DeliveryStatus string
-
-const (
-	DeliveryPending   DeliveryStatus = "pending"
-	DeliveryDelivered DeliveryStatus = "delivered"
-	DeliveryDead      DeliveryStatus = "dead"
-	DeliveryDisabled  DeliveryStatus = "disabled"
-)
-
-// Delivery is one lead's delivery to one destination through the durable
-// outbox. ID is the Standard Webhooks webhook-id, the same on every
-// attempt, so receivers can drop repeats.
-type Delivery struct {
-	ID              string // "msg_" + 128 random bits
-	WorkspaceID     string
-	DestinationKind string // DestinationWebhook for now
-	DestinationURL  string
-	LeadID          string
-	// Payload is the lead as it was when queued (JSON of webhook.Lead);
-	// the body is shaped from it at each attempt.
-	Payload        []byte
-	Status         DeliveryStatus
-	Attempts       int
-	NextAttemptAt  time.Time
-	LastStatusCode int // 0 when no HTTP answer came
-	LastError      string
-	DeliveredAt    *time.Time
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
-}
-
-// NewDeliveryID returns a webhook-id for a new delivery.
-func NewDeliveryID() string { return NewID("msg") }
-
-// DeliveryUpdate is the outcome of one attempt, or a redelivery request.
-type DeliveryUpdate struct {
-	Status         DeliveryStatus
-	Attempts       int
-	NextAttemptAt  time.Time
-	LastStatusCode int
-	LastError      string
-	DeliveredAt    *time.Time
-}
-
-// DeliveryFilter selects deliveries to list. Zero fields match all.
-type DeliveryFilter struct {
-	WorkspaceID string
-	Status      DeliveryStatus
-	// DueBefore keeps deliveries whose next attempt is at or before it.
-	DueBefore time.Time
-	Limit     int // default and maximum 1000
-}
-
 // IntegrationStore keeps webhook settings, outreach integrations and the
 // delivery outbox.
 type IntegrationStore interface {
@@ -299,7 +243,7 @@ type IntegrationStore interface {
 	// has none.
 	WebhookSettings(ctx context.Context, workspaceID string) (*WebhookSettings, error)
 	// CreateWebhookSettings inserts s, filling CreatedAt and UpdatedAt;
-	// ErrConflict when the workspace already has settings, ErrNotFound
+	// ErrAlreadyExists when the workspace already has settings, ErrNotFound
 	// when the workspace does not exist, a validation error when s is
 	// invalid.
 	CreateWebhookSettings(ctx context.Context, s *WebhookSettings) error
@@ -334,7 +278,7 @@ type IntegrationStore interface {
 	ListDeliveries(ctx context.Context, f DeliveryFilter) ([]*Delivery, error)
 	// MarkDelivery records u on a delivery, provided it still has
 	// fromAttempts attempts, so that two workers racing on one attempt
-	// record it once. ErrConflict when the attempts moved on, ErrNotFound
+	// record it once. ErrConcurrentUpdate when the attempts moved on, ErrNotFound
 	// when there is no such delivery.
 	MarkDelivery(ctx context.Context, id string, fromAttempts int, u DeliveryUpdate, now time.Time) error
 }

@@ -1,8 +1,10 @@
 package prospector
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 )
 
@@ -39,8 +41,14 @@ type Job struct {
 	// LockedUntil is when a running job's lease expires (nil otherwise).
 	LockedBy    string
 	LockedUntil *time.Time
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	// LeaseToken names the claim that holds, or last held, the job: every
+	// claim makes a new one, and finishing, retrying or extending the job
+	// must present it. A worker name is not enough: a runner keeps its
+	// name across claims, so after its lease ran out and it claimed the
+	// job again, its stale handler would pass for the new one.
+	LeaseToken string
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
 }
 
 // Validate checks the fields an enqueuer sets and fills the defaults:
@@ -64,6 +72,33 @@ func (j *Job) Validate() error {
 	return nil
 }
 
+// FirstRunAt is when an enqueued job is first due: RunAt, or now when
+// RunAt is zero.
+func (j *Job) FirstRunAt(now time.Time) time.Time {
+	if j.RunAt.IsZero() {
+		return now
+	}
+	return j.RunAt
+}
+
+// Queued sets what EnqueueJob stored for a new job: its id, queued, due
+// at runAt, no attempt made and no lease, created and updated at now.
+func (j *Job) Queued(id int64, runAt, now time.Time) {
+	j.ID, j.State, j.RunAt, j.Attempts = id, JobQueued, runAt, 0
+	j.LastError, j.LockedBy, j.LockedUntil, j.CreatedAt, j.UpdatedAt = "", "", nil, now, now
+}
+
+// SortClaimed puts claimed jobs in the order ClaimJobs returns them:
+// earliest RunAt first, then by id.
+func SortClaimed(jobs []*Job) {
+	slices.SortFunc(jobs, func(a, b *Job) int {
+		if c := a.RunAt.Compare(b.RunAt); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+}
+
 // JobStore is the durable job queue. Execution is at least once: a worker
 // holds a job through a lease, and a job whose lease runs out (its node
 // crashed or stalled) is claimed again by another worker.
@@ -78,23 +113,28 @@ type JobStore interface {
 	// kinds is empty) for worker: queued jobs whose RunAt is not after
 	// now, and running jobs whose lease expired before now, earliest RunAt
 	// first. Each comes back running, locked by worker until now+lease,
-	// with Attempts counting this claim. A running job with an expired
-	// lease and no attempts left is marked failed instead. Concurrent
-	// callers, on one node or many, never receive the same job.
+	// with Attempts counting this claim and a new LeaseToken. A running
+	// job with an expired lease and no attempts left is marked failed
+	// instead. Concurrent callers, on one node or many, never receive the
+	// same job.
 	ClaimJobs(ctx context.Context, worker string, kinds []string, limit int, lease time.Duration, now time.Time) ([]*Job, error)
-	// CompleteJob marks a job done. ErrLeaseLost when worker no longer
-	// holds it (its lease was taken over, or it is finished), ErrNotFound
-	// when there is no such job.
-	CompleteJob(ctx context.Context, id int64, worker string) error
+	// CompleteJob marks a job done. ErrLeaseLost when the claim whose
+	// LeaseToken is token no longer holds it (its lease was taken over,
+	// or it is finished), ErrNotFound when there is no such job.
+	CompleteJob(ctx context.Context, id int64, token string) error
 	// RetryJob queues a job again at runAt, recording lastError, or marks
 	// it failed when its attempts are used up. Errors as CompleteJob.
-	RetryJob(ctx context.Context, id int64, worker string, runAt time.Time, lastError string) error
+	RetryJob(ctx context.Context, id int64, token string, runAt time.Time, lastError string) error
 	// FailJob marks a job failed at once, for errors a retry cannot fix.
 	// Errors as CompleteJob.
-	FailJob(ctx context.Context, id int64, worker string, lastError string) error
+	FailJob(ctx context.Context, id int64, token string, lastError string) error
 	// ExtendJobLease moves the lease of a running job to until. Errors as
 	// CompleteJob.
-	ExtendJobLease(ctx context.Context, id int64, worker string, until time.Time) error
+	ExtendJobLease(ctx context.Context, id int64, token string, until time.Time) error
+	// PruneJobs deletes up to limit finished jobs: done ones last updated
+	// before doneBefore and failed ones last updated before failedBefore
+	// (a zero time keeps them all). It returns how many it deleted.
+	PruneJobs(ctx context.Context, doneBefore, failedBefore time.Time, limit int) (int64, error)
 	// Job returns one job; ErrNotFound when there is none.
 	Job(ctx context.Context, id int64) (*Job, error)
 	// CountJobs counts jobs of kind in state; an empty kind or state

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base32"
 	"encoding/binary"
+	"errors"
 	"regexp"
 	"strings"
 	"time"
@@ -85,23 +86,6 @@ func NewLeadID() string {
 // ValidLeadID reports whether id has the shape NewLeadID gives.
 func ValidLeadID(id string) bool { return leadIDShape.MatchString(id) }
 
-// LeadSignal is a signal attached to a lead, with what a Radar signal
-// record shows of both.
-type LeadSignal struct {
-	LeadID      string
-	SignalID    int64
-	Type        string
-	Title       string // the signal's headline
-	Detail      string
-	SourceURL   string
-	Company     string // the signal's company, "" when it has none
-	DetectedAt  time.Time
-	Score       float64 // the match score of this signal for this lead
-	LeadName    string
-	LeadTitle   string
-	LeadCompany string // the lead's company
-}
-
 // SignalMatch is one signal that matched a lead, scored.
 type SignalMatch struct {
 	SignalID   int64
@@ -135,10 +119,22 @@ type LeadBatch struct {
 	// Backfilled are the radars whose backfill this batch completes.
 	Backfilled []string
 	Now        time.Time
+	// AutoSync, when set, queues the auto-sync deliveries of the leads
+	// the batch creates inside the batch's own transaction, so that a
+	// crash right after the commit cannot lose them (see AutoSyncFunc).
+	AutoSync AutoSyncFunc
 	// Created is filled by PlanLeadBatch (so by ApplyLeadBatch): each
-	// workspace's ids of the leads the batch creates, for auto-sync once
-	// the batch has committed.
+	// workspace's ids of the leads the batch creates.
 	Created map[string][]string
+}
+
+// WriteTime is the time b's rows are written at: b.Now, or the current
+// time when it is zero.
+func (b *LeadBatch) WriteTime() time.Time {
+	if b.Now.IsZero() {
+		return time.Now()
+	}
+	return b.Now
 }
 
 // LeadBatchResult counts what a batch wrote.
@@ -152,7 +148,7 @@ type LeadBatchResult struct {
 
 // ErrCursorMoved: a radar's cursor was not where the batch expected it;
 // another worker processed those signals. Nothing of the batch is written.
-var ErrCursorMoved = &Error{Code: EINTERNAL, Message: "radar cursor moved"}
+var ErrCursorMoved = errors.New("radar cursor moved")
 
 // LeadKey identifies a radar's lead for a person.
 type LeadKey struct {
@@ -244,6 +240,16 @@ func PlanLeadBatch(b *LeadBatch, existing map[LeadKey]string, attached map[Attac
 		}
 	}
 	return kept, res
+}
+
+// SignalsAdded counts by workspace the signals plan attaches: what each
+// workspace's radar signals quota is charged for the batch.
+func SignalsAdded(plan []PlannedLead) map[string]int64 {
+	added := map[string]int64{}
+	for _, p := range plan {
+		added[p.Match.WorkspaceID] += int64(len(p.Signals))
+	}
+	return added
 }
 
 // LeadFilter selects a radar's leads: score at least MinScore (nil: any)

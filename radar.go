@@ -43,7 +43,10 @@ type Radar struct {
 	BackfillThrough int64
 	// BackfilledAt is set by the last write of a completed backfill.
 	BackfilledAt *time.Time
-	CreatedAt    time.Time
+	// PausedAt is when the radar was paused; nil while it runs. A paused
+	// radar is neither backfilled nor scanned, and watches no company.
+	PausedAt  *time.Time
+	CreatedAt time.Time
 }
 
 // RadarConfig is a radar's configuration after validation and
@@ -245,9 +248,9 @@ func ValidRadarID(id string) bool { return radarIDShape.MatchString(id) }
 // new signals wait for the scan, and which radars still need a backfill.
 type RadarBacklog struct {
 	MaxSignalID int64 // highest signal id stored
-	MinCursor   int64 // lowest cursor among the radars (MaxSignalID without radars)
-	Radars      int
-	// Unbackfilled are radars whose backfill has not completed.
+	MinCursor   int64 // lowest cursor among the running radars (MaxSignalID without any)
+	Radars      int   // running radars: paused ones are not counted
+	// Unbackfilled are running radars whose backfill has not completed.
 	Unbackfilled []string
 }
 
@@ -272,6 +275,39 @@ type BackfillScan struct {
 	Limit   int
 }
 
+// Radar statuses as listings show them.
+const (
+	RadarBackfilling = "backfilling" // its backfill over the stored signals has not completed
+	RadarActive      = "active"      // backfilled; the scan keeps it up to date
+	RadarPaused      = "paused"      // neither backfilled nor scanned until it is resumed
+)
+
+// RadarStatuses lists the statuses, for documentation and validation.
+func RadarStatuses() []string { return []string{RadarBackfilling, RadarActive, RadarPaused} }
+
+// Status is the radar's status: RadarPaused while paused, else
+// RadarBackfilling until its backfill has completed, then RadarActive.
+func (r *Radar) Status() string {
+	switch {
+	case r.PausedAt != nil:
+		return RadarPaused
+	case r.BackfilledAt == nil:
+		return RadarBackfilling
+	}
+	return RadarActive
+}
+
+// RadarSummary is a radar with what it has collected, for listings.
+type RadarSummary struct {
+	Radar
+	Leads   int64 // leads of the radar
+	Signals int64 // signals attached to its leads (its radar/{id}/signals rows)
+	// LastScanAt is when the radar engine last recorded progress for it
+	// (a scan moving its cursor, or its backfill completing); nil when
+	// it has recorded none yet. Changing the radar does not move it.
+	LastScanAt *time.Time
+}
+
 // RadarStore persists radars and what the engine reads through them.
 type RadarStore interface {
 	// CreateRadar inserts r, whose ID, WorkspaceID, Name and Config the
@@ -279,12 +315,43 @@ type RadarStore interface {
 	// the highest signal id stored, in the same statement. ErrNotFound
 	// when the workspace does not exist.
 	CreateRadar(ctx context.Context, r *Radar) error
+	// CreateRadarInQuota creates a radar as a workspace does: it takes a
+	// unit of the workspace's radar quota (QuotaRadars), inserts r as
+	// CreateRadar does and enqueues backfill (its backfill job), all in
+	// one transaction, so no failure or crash can keep the unit without
+	// the radar, or the radar without its job. ErrQuotaExceeded at the
+	// limit and ErrNotFound for an unknown workspace, with nothing
+	// written; a validation error when backfill is not a valid job.
+	CreateRadarInQuota(ctx context.Context, r *Radar, backfill *Job) error
 	// Radar returns the radar with the id, whatever its workspace (callers
 	// compare WorkspaceID); ErrNotFound when there is none.
 	Radar(ctx context.Context, id string) (*Radar, error)
-	// ListRadars returns every radar of every workspace, oldest first.
+	// ListRadars returns every radar of every workspace, paused ones
+	// included, oldest first.
 	ListRadars(ctx context.Context) ([]*Radar, error)
-	// RadarBacklog reports the scan's position against the signals.
+	// RadarSummaries returns the workspace's radars with their counts,
+	// oldest first; none for an unknown workspace.
+	RadarSummaries(ctx context.Context, workspaceID string) ([]*RadarSummary, error)
+	// RadarSummaryPage returns at most limit of the workspace's radars
+	// with their counts, oldest first, after skipping offset, and how
+	// many radars the workspace has in all.
+	RadarSummaryPage(ctx context.Context, workspaceID string, offset, limit int) ([]*RadarSummary, int64, error)
+	// RadarSummary returns one radar with its counts, whatever its
+	// workspace; ErrNotFound when there is none.
+	RadarSummary(ctx context.Context, id string) (*RadarSummary, error)
+	// ChangeRadar applies c to the workspace's radar in one transaction
+	// and returns the radar as stored after it (see RadarChange).
+	// ErrNotFound, with nothing written, when the workspace has no such
+	// radar; ErrRadarBackfilling, likewise, when c changes the rules of
+	// a radar whose backfill has not completed.
+	ChangeRadar(ctx context.Context, c *RadarChange, now time.Time) (*Radar, error)
+	// DeleteRadar deletes the workspace's radar and gives its unit of the
+	// radar quota back, in one transaction; its leads stay, detached
+	// (see RadarDeletion). ErrNotFound, with nothing written, when the
+	// workspace has no such radar.
+	DeleteRadar(ctx context.Context, workspaceID, id string) (*RadarDeletion, error)
+	// RadarBacklog reports the scan's position against the signals;
+	// paused radars are not part of it.
 	RadarBacklog(ctx context.Context) (RadarBacklog, error)
 	// BackfillSignals reads the narrow rows of s, newest first.
 	BackfillSignals(ctx context.Context, s BackfillScan) ([]SignalRef, error)

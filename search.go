@@ -54,32 +54,20 @@ type SearchPage struct {
 }
 
 // Searcher answers company and people searches from an index kept in
-// step with the store.
+// step with the store. It holds queries only; the rows the index keeps
+// in memory are IndexedRows, which Catalog completes from the store.
 type Searcher interface {
 	SearchCompanies(ctx context.Context, q CompanyQuery, from SearchPosition, limit int) (SearchPage, error)
 	SearchPeople(ctx context.Context, q PersonQuery, from SearchPosition, limit int) (SearchPage, error)
-	// CompanyCards returns the card fields (as CompanyStore.CompanyCards)
-	// of the companies with those ids that the searcher knows, as fresh
-	// as its results; callers read the others from the store.
-	CompanyCards(ids []int64) []*Company
-	// PersonCards does the same for people (as PersonStore.PersonCards).
-	PersonCards(ids []int64) []*Person
 	// CompanyPeople returns every person at the company matching q, in
 	// SearchPeople's order. q's company fields are ignored.
 	CompanyPeople(ctx context.Context, companyID int64, q PersonQuery) ([]int64, error)
-	// CompanyIDsByDomain resolves the normalised domains of the companies
-	// the searcher knows (as CompanyStore.CompanyIDsByDomain); callers ask
-	// the store for the others.
-	CompanyIDsByDomain(domains []string) map[string]int64
-	// CompanySignals returns the newest perCompany signals of each of the
-	// companies it knows (as SignalStore.SignalsByCompanies), as fresh as
-	// its results; missing lists the ids it does not know, for callers to
-	// read from the store.
-	CompanySignals(companyIDs []int64, perCompany int) (signals []*Signal, missing []int64)
-	// PeopleVersion changes whenever the searcher takes in changed people,
-	// so a cache of people read from the store can be keyed on it and be
-	// as fresh as search results.
-	PeopleVersion() uint64
+}
+
+// Index is the search index whole: its queries and the rows it holds.
+type Index interface {
+	Searcher
+	IndexedRows
 }
 
 // RevenueBands are the annual revenue bands (USD) a revenue filter takes.

@@ -47,7 +47,9 @@ func bulkUpsert[T any](ctx context.Context, b *bulk, spec *upsertSpec[T], items 
 		res, err = upsertTx(ctx, b.tx, spec, items)
 	}
 	if err != nil {
-		_ = b.tx.Rollback(context.WithoutCancel(ctx))
+		if rerr := b.tx.Rollback(context.WithoutCancel(ctx)); rerr != nil {
+			err = errors.Join(err, fmt.Errorf("postgres: rollback: %w", rerr))
+		}
 		b.tx = nil
 		b.err = fmt.Errorf("postgres: bulk session rolled back by an earlier failure: %w", err)
 	}

@@ -40,10 +40,10 @@ func companySpec() *upsertSpec[*prospector.Company] {
 		key:   func(c *prospector.Company) string { return c.Domain },
 		hash:  func(c *prospector.Company) (int64, error) { return c.ContentHash(), nil },
 		setID: func(c *prospector.Company, id int64) { c.ID = id },
-		row: func(id, hash int64, c *prospector.Company) []any {
+		row: func(id, hash int64, c *prospector.Company) ([]any, error) {
 			return []any{id, hash, c.Domain, c.Name, c.Website, c.Industry, c.Description, stringList(c.Keywords),
 				c.City, c.Region, c.CountryCode, c.EmployeeCount, c.EmployeeRange, c.Founded, c.RevenueUSD,
-				c.NetworkURL, c.Ticker, now, now}
+				c.NetworkURL, c.Ticker, now, now}, nil
 		},
 		update: companyUpdate,
 	}

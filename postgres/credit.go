@@ -42,21 +42,18 @@ func (db *DB) CreditUsage(ctx context.Context, workspaceID string, now time.Time
 	if err := db.rollPeriod(ctx, workspaceID, now); err != nil {
 		return nil, err
 	}
-	var u prospector.CreditUsage
+	var credits, radars, accounts int64
 	s := workspaceScanTargets()
 	err := db.pool.QueryRow(ctx, `SELECT `+workspaceColumns+`, credits_used, radars_used, network_accounts_used
 		FROM workspaces WHERE id = $1`, workspaceID).
-		Scan(append(s.targets(), &u.CreditsUsed, &u.Radars.Used, &u.NetworkAccounts.Used)...)
+		Scan(append(s.targets(), &credits, &radars, &accounts)...)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, fmt.Errorf("postgres: workspace %s: %w", workspaceID, prospector.ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("postgres: read usage: %w", err)
 	}
-	w := s.workspace()
-	u.Workspace, u.PeriodStart, u.PeriodEnd = *w, w.PeriodStart, w.PeriodEnd
-	u.Credits, u.Radars.Limit, u.NetworkAccounts.Limit, u.RadarSignals = w.Credits, w.Radars, w.NetworkAccounts, w.RadarSignals
-	return &u, nil
+	return prospector.NewCreditUsage(s.workspace(), credits, radars, accounts), nil
 }
 
 // ChargeCredits records c and spends its credits in one transaction.
@@ -69,8 +66,8 @@ func (db *DB) CreditUsage(ctx context.Context, workspaceID string, now time.Time
 // before the transaction, so two charges never wait on each other in
 // opposite orders.
 func (db *DB) ChargeCredits(ctx context.Context, c *prospector.Charge, now time.Time) (bool, error) {
-	if c.Amount < 0 {
-		return false, fmt.Errorf("postgres: charge: negative amount %d", c.Amount)
+	if err := c.Validate(); err != nil {
+		return false, fmt.Errorf("postgres: %w", err)
 	}
 	if err := db.rollPeriod(ctx, c.WorkspaceID, now); err != nil {
 		return false, err
@@ -128,22 +125,33 @@ func quotaColumns(q prospector.Quota) (used, limit, bypassed string, err error) 
 
 // AcquireQuota takes one unit of q with a conditional UPDATE.
 func (db *DB) AcquireQuota(ctx context.Context, workspaceID string, q prospector.Quota) error {
+	// In a transaction, like every write of a request (see execTx).
+	return pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error { return acquireQuota(ctx, tx, workspaceID, q) })
+}
+
+// acquireQuota is the step that takes one unit of q in tx:
+// ErrQuotaExceeded at the limit, ErrNotFound for an unknown workspace.
+func acquireQuota(ctx context.Context, tx pgx.Tx, workspaceID string, q prospector.Quota) error {
 	used, limit, bypassed, err := quotaColumns(q)
 	if err != nil {
 		return fmt.Errorf("postgres: %w", err)
 	}
-	tag, err := db.pool.Exec(ctx, `UPDATE workspaces SET `+used+` = `+used+` + 1
+	tag, err := tx.Exec(ctx, `UPDATE workspaces SET `+used+` = `+used+` + 1
 		WHERE id = $1 AND (`+limit+` IS NULL OR `+bypassed+` OR `+used+` < `+limit+`)`, workspaceID)
 	if err != nil {
 		return fmt.Errorf("postgres: acquire %s: %w", q, err)
 	}
-	if tag.RowsAffected() == 0 {
-		if _, err := db.WorkspaceByID(ctx, workspaceID); err != nil {
-			return err
-		}
-		return prospector.ErrQuotaExceeded
+	if tag.RowsAffected() > 0 {
+		return nil
 	}
-	return nil
+	var exists bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM workspaces WHERE id = $1)`, workspaceID).Scan(&exists); err != nil {
+		return fmt.Errorf("postgres: acquire %s: %w", q, err)
+	}
+	if !exists {
+		return fmt.Errorf("postgres: workspace %s: %w", workspaceID, prospector.ErrNotFound)
+	}
+	return prospector.ErrQuotaExceeded
 }
 
 // ReleaseQuota gives one unit of q back.
@@ -152,7 +160,7 @@ func (db *DB) ReleaseQuota(ctx context.Context, workspaceID string, q prospector
 	if err != nil {
 		return fmt.Errorf("postgres: %w", err)
 	}
-	if _, err := db.pool.Exec(ctx, `UPDATE workspaces SET `+used+` = `+used+` - 1
+	if _, err := db.execTx(ctx, `UPDATE workspaces SET `+used+` = `+used+` - 1
 		WHERE id = $1 AND `+used+` > 0`, workspaceID); err != nil {
 		return fmt.Errorf("postgres: release %s: %w", q, err)
 	}

@@ -315,8 +315,14 @@ func compareStores(t *testing.T, ctx context.Context, r *rand.Rand, lite, pg pro
 	b1, err := pg.ListCompanies(ctx, 0, -1)
 	must(err)
 	same(t, "companies", a1, b1)
-	a2, _ := lite.ListPeople(ctx, 0, 1000)
-	b2, _ := pg.ListPeople(ctx, 0, 1000)
+	a2, err := lite.ListPeople(ctx, 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b2, err := pg.ListPeople(ctx, 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
 	same(t, "people", a2, b2)
 	for _, since := range []int64{0, int64(r.Intn(20)), int64(r.Intn(200))} {
 		limit := r.Intn(12) - 1
@@ -331,8 +337,14 @@ func compareStores(t *testing.T, ctx context.Context, r *rand.Rand, lite, pg pro
 		must(err)
 		same(t, fmt.Sprintf("people changed since %d limit %d", since, limit), pa, pb)
 	}
-	a3, _ := lite.ListSignals(ctx, 0, 1000)
-	b3, _ := pg.ListSignals(ctx, 0, 1000)
+	a3, err := lite.ListSignals(ctx, 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b3, err := pg.ListSignals(ctx, 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
 	same(t, "signals", a3, b3)
 	for _, st := range []prospector.Store{lite, pg} {
 		for _, c := range []func(context.Context) (int64, error){st.CountCompanies, st.CountPeople, st.CountSignals} {
@@ -349,8 +361,14 @@ func compareStores(t *testing.T, ctx context.Context, r *rand.Rand, lite, pg pro
 		}
 	}
 	urls := []string{"https://n.example/c/1", "https://n.example/c/2", "https://n.example/c/3"}
-	ua, _ := lite.CompanyIDsByNetworkURL(ctx, urls)
-	ub, _ := pg.CompanyIDsByNetworkURL(ctx, urls)
+	ua, err := lite.CompanyIDsByNetworkURL(ctx, urls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ub, err := pg.CompanyIDsByNetworkURL(ctx, urls)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !reflect.DeepEqual(ua, ub) {
 		t.Fatalf("ids by url: %v / %v", ua, ub)
 	}
@@ -358,19 +376,37 @@ func compareStores(t *testing.T, ctx context.Context, r *rand.Rand, lite, pg pro
 	for i := int64(0); i < 40; i++ {
 		ids = append(ids, i)
 	}
-	ca, _ := lite.CompaniesByID(ctx, ids)
-	cb, _ := pg.CompaniesByID(ctx, ids)
+	ca, err := lite.CompaniesByID(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb, err := pg.CompaniesByID(ctx, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
 	byID := func(l []*prospector.Company) { sort.Slice(l, func(i, j int) bool { return l[i].ID < l[j].ID }) }
 	byID(ca)
 	byID(cb)
 	same(t, "companies by id", ca, cb)
 	for _, id := range companyIDs {
-		pa, _ := lite.PeopleAtCompany(ctx, id)
-		pb, _ := pg.PeopleAtCompany(ctx, id)
+		pa, err := lite.PeopleAtCompany(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pb, err := pg.PeopleAtCompany(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
 		same(t, "people at company", pa, pb)
 		limit := r.Intn(4)
-		sa, _ := lite.SignalsByCompanies(ctx, []int64{id}, limit)
-		sb, _ := pg.SignalsByCompanies(ctx, []int64{id}, limit)
+		sa, err := lite.SignalsByCompanies(ctx, []int64{id}, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sb, err := pg.SignalsByCompanies(ctx, []int64{id}, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
 		same(t, "signals by company", sa, sb)
 		f := prospector.EventFilter{CompanyID: id, Offset: r.Intn(3) - 1, Limit: r.Intn(5) - 1}
 		if r.Intn(2) == 0 {
@@ -403,12 +439,18 @@ func TestUpsertTimestamps(t *testing.T) {
 	if _, err := db.UpsertCompanies(ctx, []*prospector.Company{c}); err != nil {
 		t.Fatal(err)
 	}
-	first, _ := db.CompanyByDomain(ctx, "a.example")
+	first, err := db.CompanyByDomain(ctx, "a.example")
+	if err != nil {
+		t.Fatal(err)
+	}
 	time.Sleep(2 * time.Millisecond)
 	if _, err := db.UpsertCompanies(ctx, []*prospector.Company{{Name: "A", Domain: "a.example"}}); err != nil {
 		t.Fatal(err)
 	}
-	again, _ := db.CompanyByDomain(ctx, "a.example")
+	again, err := db.CompanyByDomain(ctx, "a.example")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !again.UpdatedAt.Equal(first.UpdatedAt) {
 		t.Fatalf("unchanged row touched: %v, was %v", again.UpdatedAt, first.UpdatedAt)
 	}
@@ -416,7 +458,10 @@ func TestUpsertTimestamps(t *testing.T) {
 	if _, err := db.UpsertCompanies(ctx, []*prospector.Company{{Name: "B", Domain: "a.example"}}); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := db.CompanyByDomain(ctx, "a.example")
+	got, err := db.CompanyByDomain(ctx, "a.example")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !got.CreatedAt.Equal(first.CreatedAt) || !got.UpdatedAt.After(first.UpdatedAt) || got.Name != "B" {
 		t.Fatalf("after update: created %v (was %v), updated %v (was %v)", got.CreatedAt, first.CreatedAt,
 			got.UpdatedAt, first.UpdatedAt)

@@ -7,6 +7,8 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"strconv"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -31,7 +33,7 @@ const (
 
 // DB is the PostgreSQL implementation of prospector.Store.
 type DB struct {
-	pool *pgxpool.Pool
+	pool guardedPool // every statement goes through its text guard
 	// charges feeds the batcher (charge_batch.go) until closing is closed.
 	charges     chan *chargeWrite
 	closing     chan struct{}
@@ -40,14 +42,44 @@ type DB struct {
 
 var _ prospector.Store = (*DB)(nil)
 
+// Options tune a store for the process that opens it.
+type Options struct {
+	// StatementTimeout bounds, on the server, every statement and every
+	// idle gap inside a transaction (PostgreSQL's statement_timeout and
+	// idle_in_transaction_session_timeout) on the store's connections.
+	// serve sets it to its request deadline: a client's deadline cannot
+	// reach a server that stopped reading, so without it a statement, or
+	// a transaction whose client vanished, could hold its locks until the
+	// TCP connection dies. Migrations run without it. Zero keeps the
+	// server's settings; so does a URL that names either parameter.
+	StatementTimeout time.Duration
+}
+
 // Open connects to the database at url (a postgres:// URL or key=value
 // DSN) and applies pending migrations. It returns an error, and holds no
 // connections, when the database cannot be reached or a migration fails.
-func Open(ctx context.Context, url string) (*DB, error) {
-	pool, err := pgxpool.New(ctx, url)
+func Open(ctx context.Context, url string) (*DB, error) { return OpenWith(ctx, url, Options{}) }
+
+// OpenWith is Open with options.
+func OpenWith(ctx context.Context, url string, o Options) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open: %w", err)
 	}
+	if o.StatementTimeout > 0 {
+		ms := strconv.FormatInt(max(o.StatementTimeout.Milliseconds(), 1), 10)
+		params := cfg.ConnConfig.RuntimeParams
+		for _, name := range []string{"statement_timeout", "idle_in_transaction_session_timeout"} {
+			if _, set := params[name]; !set {
+				params[name] = ms
+			}
+		}
+	}
+	pgxPool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: open: %w", err)
+	}
+	pool := guardedPool{pgxPool}
 	db := &DB{pool: pool, charges: make(chan *chargeWrite), closing: make(chan struct{}), batcherDone: make(chan struct{})}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
@@ -59,7 +91,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 
 // Pool is the underlying connection pool, for callers that need the
 // database directly (operational checks, tests).
-func (db *DB) Pool() *pgxpool.Pool { return db.pool }
+func (db *DB) Pool() *pgxpool.Pool { return db.pool.Pool }
 
 // Ping checks that the database answers.
 func (db *DB) Ping(ctx context.Context) error {
@@ -93,6 +125,14 @@ func (db *DB) migrate(ctx context.Context) error {
 			// here, then see the step as applied, instead of running it
 			// twice. It also covers creating schema_migrations, which
 			// races too: concurrent CREATE TABLE IF NOT EXISTS can fail.
+			// A migration may rebuild a large table: the session's
+			// timeouts (Options) are for requests, not for this.
+			if _, err := tx.Exec(ctx, `SET LOCAL statement_timeout = 0`); err != nil {
+				return fmt.Errorf("timeouts: %w", err)
+			}
+			if _, err := tx.Exec(ctx, `SET LOCAL idle_in_transaction_session_timeout = 0`); err != nil {
+				return fmt.Errorf("timeouts: %w", err)
+			}
 			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
 				return fmt.Errorf("lock: %w", err)
 			}
@@ -122,6 +162,25 @@ func (db *DB) migrate(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// execTx runs one write statement in a transaction of its own. A lone
+// statement would commit by itself wherever it lands: if the database or
+// the network stalls and the caller's deadline passes, pgx gives up and
+// closes the connection, but the statement may already sit in the
+// server's socket buffer and commit when the server reads it, a write
+// nobody is told about. In a transaction it only reaches COMMIT after its
+// answer came back and while ctx lives; otherwise the connection's end
+// rolls it back. It costs two round trips more, so request paths that
+// write rarely use it; batched and hot writes have their own pipelines.
+func (db *DB) execTx(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	var tag pgconn.CommandTag
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		var err error
+		tag, err = tx.Exec(ctx, sql, args...)
+		return err
+	})
+	return tag, err
 }
 
 // isPgError reports whether err is a PostgreSQL error with code; when

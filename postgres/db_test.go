@@ -14,11 +14,9 @@ import (
 
 // baseURL is the database the tests use; each test works in a schema of
 // its own, so runs in parallel (and leftovers) never collide.
-func baseURL(t testing.TB) string                        { return pgtest.BaseURL(t) }
-func freshSchema(t testing.TB) string                    { return pgtest.FreshSchema(t) }
-func admin(t testing.TB, url, sql string)                { pgtest.Admin(t, url, sql) }
-func withSearchPath(t testing.TB, base, s string) string { return pgtest.WithSearchPath(t, base, s) }
-func openURL(t testing.TB, url string) *postgres.DB      { return pgtest.Open(t, url) }
+func baseURL(t testing.TB) string                   { return pgtest.BaseURL(t) }
+func freshSchema(t testing.TB) string               { return pgtest.FreshSchema(t) }
+func openURL(t testing.TB, url string) *postgres.DB { return pgtest.Open(t, url) }
 
 func open(t *testing.T) prospector.Store { return openURL(t, freshSchema(t)) }
 

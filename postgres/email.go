@@ -31,6 +31,16 @@ func scanEmailLookup(row pgx.Row) (*prospector.EmailLookup, error) {
 	return &l, nil
 }
 
+// EmailLookupByKey reads the lookup holding the key.
+func (db *DB) EmailLookupByKey(ctx context.Context, workspaceID, key string) (*prospector.EmailLookup, error) {
+	l, err := scanEmailLookup(db.pool.QueryRow(ctx, `SELECT `+emailLookupColumns+` FROM email_lookups
+		WHERE workspace_id = $1 AND idempotency_key = $2`, workspaceID, key))
+	if err != nil && !errors.Is(err, prospector.ErrNotFound) {
+		return nil, fmt.Errorf("postgres: email lookup by key: %w", err)
+	}
+	return l, err
+}
+
 // RecordEmailLookup stores l and charges its credits in one transaction.
 //
 // The transaction first locks the workspace row, which the charge would
@@ -49,8 +59,8 @@ func scanEmailLookup(row pgx.Row) (*prospector.EmailLookup, error) {
 // batcher (charge_batch.go), with the answers of other calls waiting at
 // the same moment; only one it could not charge takes this path.
 func (db *DB) RecordEmailLookup(ctx context.Context, l *prospector.EmailLookup, now time.Time) (*prospector.EmailLookup, bool, error) {
-	if l.Credits < 0 {
-		return nil, false, fmt.Errorf("postgres: email lookup: negative credits %d", l.Credits)
+	if err := l.Validate(); err != nil {
+		return nil, false, fmt.Errorf("postgres: %w", err)
 	}
 	if l.Credits > 0 && l.IdempotencyKey == "" {
 		rec := *l
@@ -86,15 +96,15 @@ func (db *DB) RecordEmailLookup(ctx context.Context, l *prospector.EmailLookup, 
 			case errors.Is(err, prospector.ErrNotFound):
 			case err != nil:
 				return err
-			case now.Sub(prev.CreatedAt) < prospector.IdempotencyWindow:
-				if prev.RequestHash != l.RequestHash {
-					return prospector.ErrIdempotencyMismatch
-				}
-				first, replayed = prev, true
-				return nil
 			default:
-				// Expired: the key is free again, but the old answer stays
-				// on record with what it cost.
+				replay, err := prospector.ReplayKey(prev.CreatedAt, prev.RequestHash, l.RequestHash, now)
+				if err != nil {
+					return err
+				}
+				if replay {
+					first, replayed = prev, true
+					return nil
+				}
 				if _, err := tx.Exec(ctx, `UPDATE email_lookups SET idempotency_key = NULL
 					WHERE workspace_id = $1 AND idempotency_key = $2`, l.WorkspaceID, l.IdempotencyKey); err != nil {
 					return fmt.Errorf("postgres: release idempotency key: %w", err)

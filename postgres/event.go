@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -28,17 +27,20 @@ func newsSpec() *upsertSpec[*prospector.NewsEvent] {
 			"effective_date", "found_at", "attributes"},
 		key: func(e *prospector.NewsEvent) string { return e.ExternalID },
 		hash: func(e *prospector.NewsEvent) (int64, error) {
-			b, err := json.Marshal(e.Attributes)
+			b, err := e.AttributesJSON()
 			if err != nil {
-				return 0, fmt.Errorf("postgres: news event %s attributes: %w", e.ExternalID, err)
+				return 0, fmt.Errorf("postgres: %w", err)
 			}
 			return e.ContentHash(b), nil
 		},
 		setID: func(e *prospector.NewsEvent, id int64) { e.ID = id },
-		row: func(id, hash int64, e *prospector.NewsEvent) []any {
-			attrs, _ := json.Marshal(e.Attributes) // hash already proved it encodes
+		row: func(id, hash int64, e *prospector.NewsEvent) ([]any, error) {
+			attrs, err := e.AttributesJSON()
+			if err != nil {
+				return nil, err
+			}
 			return []any{id, hash, e.ExternalID, e.CompanyID, e.EventType, stringList(e.Categories), e.EffectiveDate,
-				e.FoundAt, attrs}
+				e.FoundAt, attrs}, nil
 		},
 		update: newsUpdate,
 	}
@@ -67,23 +69,28 @@ func financingSpec() *upsertSpec[*prospector.FinancingEvent] {
 			"found_at", "source_urls", "investors"},
 		key: func(e *prospector.FinancingEvent) string { return e.ExternalID },
 		hash: func(e *prospector.FinancingEvent) (int64, error) {
-			b, err := json.Marshal(investorsOrEmpty(e.Investors))
+			b, err := e.InvestorsJSON()
 			if err != nil {
-				return 0, fmt.Errorf("postgres: financing event %s investors: %w", e.ExternalID, err)
+				return 0, fmt.Errorf("postgres: %w", err)
 			}
 			return e.ContentHash(b), nil
 		},
 		setID: func(e *prospector.FinancingEvent, id int64) { e.ID = id },
-		row: func(id, hash int64, e *prospector.FinancingEvent) []any {
-			inv, _ := json.Marshal(investorsOrEmpty(e.Investors)) // hash already proved it encodes
+		row: func(id, hash int64, e *prospector.FinancingEvent) ([]any, error) {
+			inv, err := e.InvestorsJSON()
+			if err != nil {
+				return nil, err
+			}
 			return []any{id, hash, e.ExternalID, e.CompanyID, e.EventType, stringList(e.Categories), e.FinancingType,
 				e.FinancingTypeNormalized, e.Amount, e.AmountNormalized, e.EffectiveDate, e.FoundAt,
-				stringList(e.SourceURLs), inv}
+				stringList(e.SourceURLs), inv}, nil
 		},
 		update: financingUpdate,
 	}
 }
 
+// investorsOrEmpty is l, or an empty list for nil, as InvestorsJSON
+// stores none.
 func investorsOrEmpty(l []prospector.Investor) []prospector.Investor {
 	if l == nil {
 		return []prospector.Investor{}

@@ -37,6 +37,9 @@ func scanWebhookSettings(row pgx.Row) (*prospector.WebhookSettings, error) {
 	return &s, nil
 }
 
+// fieldsJSON encodes a field list, [] for none. encoding/json cannot
+// fail on a []string (it writes any bytes of a string, replacing invalid
+// UTF-8), so the error it declares is the one left unchecked here.
 func fieldsJSON(l []string) string {
 	if len(l) == 0 {
 		return "[]"
@@ -45,12 +48,17 @@ func fieldsJSON(l []string) string {
 	return string(b)
 }
 
-func customJSON(m map[string]json.RawMessage) string {
+// customJSON encodes custom fields, {} for none; an error for a value
+// that is not JSON (Validate refuses those first).
+func customJSON(m map[string]json.RawMessage) (string, error) {
 	if len(m) == 0 {
-		return "{}"
+		return "{}", nil
 	}
-	b, _ := json.Marshal(m) // values were checked to be valid JSON
-	return string(b)
+	b, err := json.Marshal(m)
+	if err != nil {
+		return "", fmt.Errorf("custom fields: %w", err)
+	}
+	return string(b), nil
 }
 
 // WebhookSettings returns ErrNotFound when the workspace has none.
@@ -66,21 +74,25 @@ func (db *DB) WebhookSettings(ctx context.Context, workspaceID string) (*prospec
 	return s, nil
 }
 
-// CreateWebhookSettings inserts s; ErrConflict when the workspace has some.
+// CreateWebhookSettings inserts s; ErrAlreadyExists when the workspace has some.
 func (db *DB) CreateWebhookSettings(ctx context.Context, s *prospector.WebhookSettings) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
+	custom, err := customJSON(s.CustomFields)
+	if err != nil {
+		return fmt.Errorf("postgres: create webhook settings: %w", err)
+	}
 	now := nowUTC()
-	_, err := db.pool.Exec(ctx, `INSERT INTO webhook_settings (`+webhookColumns+`)
+	_, err = db.execTx(ctx, `INSERT INTO webhook_settings (`+webhookColumns+`)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)`,
-		s.WorkspaceID, s.URL, s.AuthHeader, s.AuthValue, fieldsJSON(s.DisabledFields), customJSON(s.CustomFields), s.Template,
+		s.WorkspaceID, s.URL, s.AuthHeader, s.AuthValue, fieldsJSON(s.DisabledFields), custom, s.Template,
 		s.AutoSync, s.SigningSecret, s.DisabledReason, s.DisabledAt, now)
 	switch {
 	case isPgError(err, codeForeignKeyViolation, ""):
 		return fmt.Errorf("postgres: create webhook settings: workspace %s: %w", s.WorkspaceID, prospector.ErrNotFound)
 	case isPgError(err, codeUniqueViolation, ""):
-		return fmt.Errorf("postgres: create webhook settings of %s: %w", s.WorkspaceID, prospector.ErrConflict)
+		return fmt.Errorf("postgres: create webhook settings of %s: %w", s.WorkspaceID, prospector.ErrAlreadyExists)
 	case err != nil:
 		return fmt.Errorf("postgres: create webhook settings: %w", err)
 	}
@@ -93,12 +105,16 @@ func (db *DB) UpdateWebhookSettings(ctx context.Context, s *prospector.WebhookSe
 	if err := s.Validate(); err != nil {
 		return err
 	}
+	custom, err := customJSON(s.CustomFields)
+	if err != nil {
+		return fmt.Errorf("postgres: update webhook settings: %w", err)
+	}
 	now := nowUTC()
 	tag, err := db.pool.Exec(ctx, `UPDATE webhook_settings SET url = $2, auth_header = $3, auth_value = $4,
 		disabled_fields = $5, custom_fields = $6, template = $7, auto_sync = $8, signing_secret = $9,
 		disabled_reason = $10, disabled_at = $11, updated_at = $12
 		WHERE workspace_id = $1`,
-		s.WorkspaceID, s.URL, s.AuthHeader, s.AuthValue, fieldsJSON(s.DisabledFields), customJSON(s.CustomFields), s.Template,
+		s.WorkspaceID, s.URL, s.AuthHeader, s.AuthValue, fieldsJSON(s.DisabledFields), custom, s.Template,
 		s.AutoSync, s.SigningSecret, s.DisabledReason, s.DisabledAt, now)
 	if err != nil {
 		return fmt.Errorf("postgres: update webhook settings: %w", err)
@@ -204,20 +220,12 @@ func scanDelivery(row pgx.Row) (*prospector.Delivery, error) {
 // the same lead and destination waits for the other transaction, then
 // returns its row.
 func (db *DB) AddDelivery(ctx context.Context, d *prospector.Delivery) (bool, error) {
-	if d.ID == "" {
-		d.ID = prospector.NewDeliveryID()
-	}
-	if len(d.Payload) == 0 {
-		d.Payload = []byte("{}")
-	}
-	if !json.Valid(d.Payload) {
-		return false, prospector.Errorf(prospector.EINVALID, "delivery payload: not valid JSON")
-	}
 	now := nowUTC()
-	next := d.NextAttemptAt.UTC().Truncate(time.Microsecond)
-	if d.NextAttemptAt.IsZero() {
-		next = now
+	next, err := d.Prepare(now)
+	if err != nil {
+		return false, err
 	}
+	next = next.UTC().Truncate(time.Microsecond)
 	tag, err := db.pool.Exec(ctx, `INSERT INTO deliveries (`+deliveryColumns+`)
 		VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, $7, 0, '', NULL, $8, $8)
 		ON CONFLICT ON CONSTRAINT deliveries_once DO NOTHING`,
@@ -238,8 +246,7 @@ func (db *DB) AddDelivery(ctx context.Context, d *prospector.Delivery) (bool, er
 		*d = *existing
 		return false, nil
 	}
-	d.Status, d.Attempts, d.NextAttemptAt, d.LastStatusCode, d.LastError = prospector.DeliveryPending, 0, next, 0, ""
-	d.DeliveredAt, d.CreatedAt, d.UpdatedAt = nil, now, now
+	d.Queued(next, now)
 	return true, nil
 }
 
@@ -280,11 +287,7 @@ func (db *DB) ListDeliveries(ctx context.Context, f prospector.DeliveryFilter) (
 	if len(where) > 0 {
 		q += ` WHERE ` + strings.Join(where, " AND ")
 	}
-	limit := f.Limit
-	if limit <= 0 || limit > 1000 {
-		limit = 1000
-	}
-	q += ` ORDER BY ` + order + ` LIMIT ` + arg(limit)
+	q += ` ORDER BY ` + order + ` LIMIT ` + arg(f.PageLimit())
 	rows, err := db.pool.Query(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: list deliveries: %w", err)
@@ -316,5 +319,5 @@ func (db *DB) MarkDelivery(ctx context.Context, id string, fromAttempts int, u p
 	if !exists {
 		return fmt.Errorf("postgres: mark delivery %s: %w", id, prospector.ErrNotFound)
 	}
-	return fmt.Errorf("postgres: mark delivery %s: %w", id, prospector.ErrConflict)
+	return fmt.Errorf("postgres: mark delivery %s: %w", id, prospector.ErrConcurrentUpdate)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -17,7 +16,7 @@ import (
 // take the same one.
 
 const jobColumns = `id, kind, dedupe_key, payload, state, run_at, attempts, max_attempts,
-	last_error, locked_by, locked_until, created_at, updated_at`
+	last_error, locked_by, locked_until, lease_token, created_at, updated_at`
 
 // kindFilter matches any kind when the array $2 is empty.
 const kindFilter = `(cardinality($2::text[]) = 0 OR kind = ANY($2::text[]))`
@@ -43,21 +42,25 @@ const (
 			ORDER BY run_at, id
 			LIMIT $3
 			FOR UPDATE SKIP LOCKED)
-		UPDATE jobs SET state = 'running', locked_by = $4, locked_until = $5, attempts = attempts + 1, updated_at = $6
+		UPDATE jobs SET state = 'running', locked_by = $4, locked_until = $5, lease_token = $7,
+			attempts = attempts + 1, updated_at = $6
 		FROM claimable WHERE id = claim_id
 		RETURNING ` + jobColumns
 )
 
 func scanJob(row pgx.Row) (*prospector.Job, error) {
 	var (
-		j             prospector.Job
-		key, lockedBy *string
-		state         string
+		j                  prospector.Job
+		key, lockedBy, tok *string
+		state              string
 	)
 	err := row.Scan(&j.ID, &j.Kind, &key, &j.Payload, &state, &j.RunAt, &j.Attempts, &j.MaxAttempts,
-		&j.LastError, &lockedBy, &j.LockedUntil, &j.CreatedAt, &j.UpdatedAt)
+		&j.LastError, &lockedBy, &j.LockedUntil, &tok, &j.CreatedAt, &j.UpdatedAt)
 	if err != nil {
 		return nil, err
+	}
+	if tok != nil {
+		j.LeaseToken = *tok
 	}
 	if key != nil {
 		j.Key = *key
@@ -74,29 +77,57 @@ func scanJob(row pgx.Row) (*prospector.Job, error) {
 // A concurrent insert of the same key makes this one wait for its
 // transaction, then do nothing.
 func (db *DB) EnqueueJob(ctx context.Context, j *prospector.Job) (bool, error) {
-	if err := j.Validate(); err != nil {
+	now := nowUTC()
+	q, err := enqueueJob(ctx, db.pool, j, now)
+	if err != nil {
 		return false, err
 	}
-	now := nowUTC()
-	runAt := j.RunAt.UTC().Truncate(time.Microsecond)
-	if j.RunAt.IsZero() {
-		runAt = now
+	return q.fill(j, now), nil
+}
+
+// rowQuerier is the pool or a transaction.
+type rowQuerier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// queuedJob is what enqueueJob wrote: the job's id and run time, or
+// nothing (created false) when an active job had its kind and key.
+type queuedJob struct {
+	id      int64
+	runAt   time.Time
+	created bool
+}
+
+// enqueueJob is the step that inserts j through db (the pool, or a
+// transaction whose other steps it joins); a validation error when j is
+// not valid. The caller fills j once the insert has committed (fill).
+func enqueueJob(ctx context.Context, db rowQuerier, j *prospector.Job, now time.Time) (queuedJob, error) {
+	if err := j.Validate(); err != nil {
+		return queuedJob{}, err
 	}
-	var id int64
-	err := db.pool.QueryRow(ctx, `INSERT INTO jobs (kind, dedupe_key, payload, state, run_at, attempts, max_attempts,
+	q := queuedJob{runAt: j.FirstRunAt(now).UTC().Truncate(time.Microsecond)}
+	err := db.QueryRow(ctx, `INSERT INTO jobs (kind, dedupe_key, payload, state, run_at, attempts, max_attempts,
 			last_error, created_at, updated_at)
 		VALUES ($1, $2, $3, 'queued', $4, 0, $5, '', $6, $6)
 		ON CONFLICT DO NOTHING RETURNING id`,
-		j.Kind, nullString(j.Key), string(j.Payload), runAt, j.MaxAttempts, now).Scan(&id)
-	if errors.Is(err, pgx.ErrNoRows) { // the unique index of active keys refused it
-		return false, nil
+		j.Kind, nullString(j.Key), string(j.Payload), q.runAt, j.MaxAttempts, now).Scan(&q.id)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows): // the unique index of active keys refused it
+		return queuedJob{}, nil
+	case err != nil:
+		return queuedJob{}, fmt.Errorf("postgres: enqueue job: %w", err)
 	}
-	if err != nil {
-		return false, fmt.Errorf("postgres: enqueue job: %w", err)
+	q.created = true
+	return q, nil
+}
+
+// fill records on j what enqueueJob wrote, and returns whether it was.
+func (q queuedJob) fill(j *prospector.Job, now time.Time) bool {
+	if !q.created {
+		return false
 	}
-	j.ID, j.State, j.RunAt, j.Attempts = id, prospector.JobQueued, runAt, 0
-	j.LastError, j.LockedBy, j.LockedUntil, j.CreatedAt, j.UpdatedAt = "", "", nil, now, now
-	return true, nil
+	j.Queued(q.id, q.runAt, now)
+	return true
 }
 
 // ClaimJobs puts back (or fails) the jobs whose lease expired, then
@@ -114,7 +145,7 @@ func (db *DB) ClaimJobs(ctx context.Context, worker string, kinds []string, limi
 	if _, err := db.pool.Exec(ctx, qRescueJobs, now, kinds, stamp); err != nil {
 		return nil, fmt.Errorf("postgres: rescue expired jobs: %w", err)
 	}
-	rows, err := db.pool.Query(ctx, qClaimJobs, now, kinds, limit, worker, now.Add(lease), stamp)
+	rows, err := db.pool.Query(ctx, qClaimJobs, now, kinds, limit, worker, now.Add(lease), stamp, prospector.NewID("lease"))
 	if err != nil {
 		return nil, fmt.Errorf("postgres: claim jobs: %w", err)
 	}
@@ -122,18 +153,13 @@ func (db *DB) ClaimJobs(ctx context.Context, worker string, kinds []string, limi
 	if err != nil {
 		return nil, fmt.Errorf("postgres: claim jobs: %w", err)
 	}
-	// RETURNING has no defined order.
-	sort.Slice(jobs, func(a, b int) bool {
-		if !jobs[a].RunAt.Equal(jobs[b].RunAt) {
-			return jobs[a].RunAt.Before(jobs[b].RunAt)
-		}
-		return jobs[a].ID < jobs[b].ID
-	})
+	prospector.SortClaimed(jobs) // RETURNING has no defined order
 	return jobs, nil
 }
 
 // leased runs one of the lease-guarded updates, whose last two arguments
-// are the job id and the worker, and tells a lost lease from a missing job.
+// are the job id and the lease token, and tells a lost lease from a
+// missing job.
 func (db *DB) leased(ctx context.Context, what, query string, args ...any) error {
 	id := args[len(args)-2]
 	tag, err := db.pool.Exec(ctx, query, args...)
@@ -153,31 +179,53 @@ func (db *DB) leased(ctx context.Context, what, query string, args ...any) error
 	return fmt.Errorf("postgres: %s job %v: %w", what, id, prospector.ErrLeaseLost)
 }
 
-// CompleteJob marks a job done if worker still holds it.
-func (db *DB) CompleteJob(ctx context.Context, id int64, worker string) error {
+// CompleteJob marks a job done if the claim of token still holds it.
+func (db *DB) CompleteJob(ctx context.Context, id int64, token string) error {
 	return db.leased(ctx, "complete", `UPDATE jobs SET state = 'done', locked_until = NULL, updated_at = $1
-		WHERE id = $2 AND state = 'running' AND locked_by = $3`, nowUTC(), id, worker)
+		WHERE id = $2 AND state = 'running' AND lease_token = $3`, nowUTC(), id, token)
 }
 
 // RetryJob queues a job again, or fails it when its attempts are used up.
-func (db *DB) RetryJob(ctx context.Context, id int64, worker string, runAt time.Time, lastError string) error {
+func (db *DB) RetryJob(ctx context.Context, id int64, token string, runAt time.Time, lastError string) error {
 	return db.leased(ctx, "retry", `UPDATE jobs SET
 			state = CASE WHEN attempts >= max_attempts THEN 'failed' ELSE 'queued' END,
 			run_at = CASE WHEN attempts >= max_attempts THEN run_at ELSE $1 END,
 			last_error = $2, locked_until = NULL, updated_at = $3
-		WHERE id = $4 AND state = 'running' AND locked_by = $5`, runAt, lastError, nowUTC(), id, worker)
+		WHERE id = $4 AND state = 'running' AND lease_token = $5`, runAt, lastError, nowUTC(), id, token)
 }
 
-// FailJob marks a job failed if worker still holds it.
-func (db *DB) FailJob(ctx context.Context, id int64, worker string, lastError string) error {
+// FailJob marks a job failed if the claim of token still holds it.
+func (db *DB) FailJob(ctx context.Context, id int64, token string, lastError string) error {
 	return db.leased(ctx, "fail", `UPDATE jobs SET state = 'failed', last_error = $1, locked_until = NULL, updated_at = $2
-		WHERE id = $3 AND state = 'running' AND locked_by = $4`, lastError, nowUTC(), id, worker)
+		WHERE id = $3 AND state = 'running' AND lease_token = $4`, lastError, nowUTC(), id, token)
 }
 
 // ExtendJobLease moves a held job's lease to until.
-func (db *DB) ExtendJobLease(ctx context.Context, id int64, worker string, until time.Time) error {
+func (db *DB) ExtendJobLease(ctx context.Context, id int64, token string, until time.Time) error {
 	return db.leased(ctx, "extend lease of", `UPDATE jobs SET locked_until = $1, updated_at = $2
-		WHERE id = $3 AND state = 'running' AND locked_by = $4`, until, nowUTC(), id, worker)
+		WHERE id = $3 AND state = 'running' AND lease_token = $4`, until, nowUTC(), id, token)
+}
+
+// PruneJobs deletes finished jobs older than their bounds, at most limit
+// in one statement. SKIP LOCKED: rows another node is pruning are left to
+// it rather than waited for.
+func (db *DB) PruneJobs(ctx context.Context, doneBefore, failedBefore time.Time, limit int) (int64, error) {
+	if limit <= 0 || (doneBefore.IsZero() && failedBefore.IsZero()) {
+		return 0, nil
+	}
+	bound := func(t time.Time) *time.Time {
+		if t.IsZero() {
+			return nil // compares as unknown: nothing matches
+		}
+		return &t
+	}
+	tag, err := db.pool.Exec(ctx, `DELETE FROM jobs WHERE id IN (SELECT id FROM jobs
+			WHERE (state = 'done' AND updated_at < $1) OR (state = 'failed' AND updated_at < $2)
+			LIMIT $3 FOR UPDATE SKIP LOCKED)`, bound(doneBefore), bound(failedBefore), limit)
+	if err != nil {
+		return 0, fmt.Errorf("postgres: prune jobs: %w", err)
+	}
+	return tag.RowsAffected(), nil
 }
 
 // Job returns one job; ErrNotFound when there is none.

@@ -42,10 +42,10 @@ func personSpec() *upsertSpec[*prospector.Person] {
 		key:   func(p *prospector.Person) string { return p.NaturalKey() },
 		hash:  func(p *prospector.Person) (int64, error) { return p.ContentHash(), nil },
 		setID: func(p *prospector.Person, id int64) { p.ID = id },
-		row: func(id, hash int64, p *prospector.Person) []any {
+		row: func(id, hash int64, p *prospector.Person) ([]any, error) {
 			return []any{id, hash, p.NaturalKey(), p.ExternalID, p.FullName, p.FirstName, p.LastName, p.Title,
 				p.JobLevel, p.JobFunction, p.CompanyID, p.CompanyName, p.CompanyDomain, p.NetworkURL, p.Email,
-				p.Phone, p.City, p.Region, p.CountryCode, p.Score, now, now}
+				p.Phone, p.City, p.Region, p.CountryCode, p.Score, now, now}, nil
 		},
 		update: personUpdate,
 	}

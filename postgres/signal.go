@@ -33,9 +33,9 @@ func signalSpec() *upsertSpec[*prospector.Signal] {
 		key:   func(s *prospector.Signal) string { return s.ExternalID },
 		hash:  func(s *prospector.Signal) (int64, error) { return s.ContentHash(), nil },
 		setID: func(s *prospector.Signal, id int64) { s.ID = id },
-		row: func(id, hash int64, s *prospector.Signal) []any {
+		row: func(id, hash int64, s *prospector.Signal) ([]any, error) {
 			return []any{id, hash, s.ExternalID, s.Type, s.CompanyID, s.CompanyDomain, s.PersonID, s.Title, s.Detail,
-				s.SourceURL, s.DetectedAt, s.Score, now}
+				s.SourceURL, s.DetectedAt, s.Score, now}, nil
 		},
 		update: signalUpdate,
 	}

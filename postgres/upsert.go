@@ -29,8 +29,9 @@ type upsertSpec[T any] struct {
 	key       func(T) string
 	hash      func(T) (int64, error)
 	setID     func(T, int64)
-	// row returns the values of columns for the item with that id and hash.
-	row func(id, hash int64, item T) []any
+	// row returns the values of columns for the item with that id and
+	// hash, or the error of encoding one.
+	row func(id, hash int64, item T) ([]any, error)
 	// update is an UPDATE taking one array per column, in the order of
 	// columns ($1 the ids, $2 the hashes, ...), that sets every column but
 	// the key and created_at of the rows with those ids. A TEXT[] column
@@ -190,7 +191,10 @@ func insertRows[T any](ctx context.Context, tx pgx.Tx, spec *upsertSpec[T], rows
 	}
 	_, err := tx.CopyFrom(ctx, pgx.Identifier{spec.table}, columns, pgx.CopyFromSlice(len(rows), func(i int) ([]any, error) {
 		r := rows[i]
-		vals := spec.row(r.ID, r.Hash, r.Item)
+		vals, err := spec.row(r.ID, r.Hash, r.Item)
+		if err != nil {
+			return nil, err
+		}
 		if spec.sequenced {
 			vals = append(vals, r.Seq)
 		}
@@ -213,7 +217,11 @@ func updateRows[T any](ctx context.Context, tx pgx.Tx, spec *upsertSpec[T], rows
 		cols[i] = make([]any, len(rows))
 	}
 	for j, r := range rows {
-		for i, v := range spec.row(r.ID, r.Hash, r.Item) {
+		vals, err := spec.row(r.ID, r.Hash, r.Item)
+		if err != nil {
+			return fmt.Errorf("postgres: update %s: %w", spec.table, err)
+		}
+		for i, v := range vals {
 			cols[i][j] = v
 		}
 	}

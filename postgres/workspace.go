@@ -15,18 +15,13 @@ const workspaceColumns = `id, name, plan, owner_user_id, email, public_api,
 	network_accounts_limit, network_accounts_bypassed, radar_signals_limit, radar_signals_bypassed,
 	period_start, period_end, pending_plan, pending_plan_at, created_at`
 
-// CreateWorkspace inserts w; ErrConflict when the name is taken.
+// CreateWorkspace inserts w; ErrAlreadyExists when the name is taken.
 func (db *DB) CreateWorkspace(ctx context.Context, w *prospector.Workspace) error {
 	if err := w.Validate(); err != nil {
 		return err
 	}
 	now := nowUTC()
-	w.ID = prospector.NewID("ws")
-	if w.OwnerUserID == "" {
-		w.OwnerUserID = prospector.NewID("usr")
-	}
-	w.CreatedAt = now
-	w.PeriodStart, w.PeriodEnd = prospector.BillingPeriod(now, now)
+	w.Start(now)
 	_, err := db.pool.Exec(ctx, `INSERT INTO workspaces (`+workspaceColumns+`)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
 		w.ID, w.Name, w.Plan, w.OwnerUserID, w.Email, w.PublicAPI,
@@ -35,7 +30,7 @@ func (db *DB) CreateWorkspace(ctx context.Context, w *prospector.Workspace) erro
 		w.PeriodStart, w.PeriodEnd, nullString(w.PendingPlan), w.PendingPlanAt, w.CreatedAt)
 	if err != nil {
 		if isPgError(err, codeUniqueViolation, "workspaces_name_key") {
-			return fmt.Errorf("postgres: workspace %q: %w", w.Name, prospector.ErrConflict)
+			return fmt.Errorf("postgres: workspace %q: %w", w.Name, prospector.ErrAlreadyExists)
 		}
 		return fmt.Errorf("postgres: create workspace: %w", err)
 	}

@@ -79,11 +79,11 @@ func (db *DB) ListAPIKeys(ctx context.Context, workspaceID string) ([]*prospecto
 
 // RevokeAPIKey marks the key revoked, keeping an earlier revocation time.
 func (db *DB) RevokeAPIKey(ctx context.Context, id string, now time.Time) error {
-	res, err := db.write.ExecContext(ctx, `UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?`, formatTime(now), id)
+	n, err := rowsAffected(db.write.ExecContext(ctx, `UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?`, formatTime(now), id))
 	if err != nil {
 		return fmt.Errorf("sqlite: revoke key: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if n == 0 {
 		return fmt.Errorf("sqlite: revoke key %s: %w", id, prospector.ErrNotFound)
 	}
 	return nil

@@ -55,8 +55,7 @@ func (db *DB) BeginBulk(ctx context.Context) (prospector.Bulk, error) {
 	// report failure and send the connection back to the pool with
 	// foreign keys off.
 	if _, err := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA foreign_keys = OFF`); err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("sqlite: foreign keys off: %w", err)
+		return nil, errors.Join(fmt.Errorf("sqlite: foreign keys off: %w", err), conn.Close())
 	}
 	return &bulk{conn: conn}, nil
 }
@@ -100,7 +99,10 @@ func bulkUpsert[T any](ctx context.Context, b *bulk, spec upsertSpec[T], items [
 	return res, err
 }
 
-// fail rolls the session back and ends it.
+// fail rolls the session back and ends it. The rollback's own error is
+// not reported: after an OR ROLLBACK failure SQLite has ended the
+// transaction already, and the rollback then only says that none is
+// active; either way the session is over, and b.err says why.
 func (b *bulk) fail(err error) {
 	if b.tx != nil {
 		_ = b.tx.Rollback()
@@ -151,13 +153,15 @@ func (b *bulk) Close() error {
 	if b.conn == nil {
 		return nil
 	}
+	var err error
 	if b.tx != nil {
-		_ = b.tx.Rollback()
+		if rerr := b.tx.Rollback(); rerr != nil {
+			err = fmt.Errorf("sqlite: roll back bulk session: %w", rerr)
+		}
 		b.tx = nil
 	}
-	_, err := b.conn.ExecContext(context.Background(), `PRAGMA foreign_keys = ON`)
-	if err != nil {
-		err = fmt.Errorf("sqlite: foreign keys on: %w", err)
+	if _, ferr := b.conn.ExecContext(context.Background(), `PRAGMA foreign_keys = ON`); ferr != nil {
+		err = errors.Join(err, fmt.Errorf("sqlite: foreign keys on: %w", ferr))
 	}
 	err = errors.Join(err, b.conn.Close())
 	b.conn = nil

@@ -24,10 +24,10 @@ func companySpec(now string) upsertSpec[*prospector.Company] {
 		key:   func(c *prospector.Company) string { return c.Domain },
 		hash:  func(c *prospector.Company) (int64, error) { return c.ContentHash(), nil },
 		setID: func(c *prospector.Company, id int64) { c.ID = id },
-		values: func(c *prospector.Company) []any {
+		values: func(c *prospector.Company) ([]any, error) {
 			return []any{c.Domain, c.Name, c.Website, c.Industry, c.Description, jsonList(c.Keywords), c.City, c.Region,
 				c.CountryCode, nullInt(c.EmployeeCount), c.EmployeeRange, nullInt(c.Founded), nullInt(c.RevenueUSD),
-				c.NetworkURL, c.Ticker, now, now}
+				c.NetworkURL, c.Ticker, now, now}, nil
 		},
 	}
 }

@@ -60,21 +60,21 @@ func (db *DB) spendCredits(ctx context.Context, tx *sql.Tx, workspaceID string, 
 	if err != nil {
 		return err
 	}
-	res, err := spend.ExecContext(ctx, amount, workspaceID, formatTime(now), amount)
+	n, err := rowsAffected(spend.ExecContext(ctx, amount, workspaceID, formatTime(now), amount))
 	if err != nil {
 		return fmt.Errorf("sqlite: spend credits: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n == 1 {
+	if n == 1 {
 		return nil
 	}
 	if err := db.rollPeriod(ctx, tx, workspaceID, now); err != nil {
 		return err
 	}
-	res, err = tx.ExecContext(ctx, qSpendCredits, amount, workspaceID, amount)
+	n, err = rowsAffected(tx.ExecContext(ctx, qSpendCredits, amount, workspaceID, amount))
 	if err != nil {
 		return fmt.Errorf("sqlite: spend credits: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if n == 0 {
 		return prospector.ErrInsufficientCredits
 	}
 	return nil
@@ -94,27 +94,24 @@ func (db *DB) CreditUsage(ctx context.Context, workspaceID string, now time.Time
 }
 
 func (db *DB) readUsage(ctx context.Context, workspaceID string) (*prospector.CreditUsage, error) {
-	var u prospector.CreditUsage
+	var credits, radars, accounts int64
 	s := workspaceScanTargets()
 	err := db.row(ctx, `SELECT `+workspaceColumns+`, credits_used, radars_used, network_accounts_used
 		FROM workspaces WHERE id = ?`, workspaceID).
-		Scan(append(s.targets(), &u.CreditsUsed, &u.Radars.Used, &u.NetworkAccounts.Used)...)
+		Scan(append(s.targets(), &credits, &radars, &accounts)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("sqlite: workspace %s: %w", workspaceID, prospector.ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: read usage: %w", err)
 	}
-	w := s.workspace()
-	u.Workspace, u.PeriodStart, u.PeriodEnd = *w, w.PeriodStart, w.PeriodEnd
-	u.Credits, u.Radars.Limit, u.NetworkAccounts.Limit, u.RadarSignals = w.Credits, w.Radars, w.NetworkAccounts, w.RadarSignals
-	return &u, nil
+	return prospector.NewCreditUsage(s.workspace(), credits, radars, accounts), nil
 }
 
 // ChargeCredits records c and spends its credits in one transaction.
 func (db *DB) ChargeCredits(ctx context.Context, c *prospector.Charge, now time.Time) (bool, error) {
-	if c.Amount < 0 {
-		return false, fmt.Errorf("sqlite: charge: negative amount %d", c.Amount)
+	if err := c.Validate(); err != nil {
+		return false, fmt.Errorf("sqlite: %w", err)
 	}
 	replayed := false
 	err := db.tx(ctx, func(tx *sql.Tx) error {
@@ -157,22 +154,40 @@ func quotaColumns(q prospector.Quota) (used, limit, bypassed string, err error) 
 
 // AcquireQuota takes one unit of q with a conditional UPDATE.
 func (db *DB) AcquireQuota(ctx context.Context, workspaceID string, q prospector.Quota) error {
+	return acquireQuota(ctx, db.write, workspaceID, q)
+}
+
+// execQuerier is the writer pool or a write transaction.
+type execQuerier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// acquireQuota is the step that takes one unit of q: ErrQuotaExceeded
+// at the limit, ErrNotFound for an unknown workspace.
+func acquireQuota(ctx context.Context, db execQuerier, workspaceID string, q prospector.Quota) error {
 	used, limit, bypassed, err := quotaColumns(q)
 	if err != nil {
 		return fmt.Errorf("sqlite: %w", err)
 	}
-	res, err := db.write.ExecContext(ctx, `UPDATE workspaces SET `+used+` = `+used+` + 1
+	res, err := db.ExecContext(ctx, `UPDATE workspaces SET `+used+` = `+used+` + 1
 		WHERE id = ? AND (`+limit+` IS NULL OR `+bypassed+` OR `+used+` < `+limit+`)`, workspaceID)
 	if err != nil {
 		return fmt.Errorf("sqlite: acquire %s: %w", q, err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		if _, err := db.WorkspaceByID(ctx, workspaceID); err != nil {
-			return err
-		}
-		return prospector.ErrQuotaExceeded
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("sqlite: acquire %s: %w", q, err)
+	} else if n > 0 {
+		return nil
 	}
-	return nil
+	var exists bool
+	if err := db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM workspaces WHERE id = ?)`, workspaceID).Scan(&exists); err != nil {
+		return fmt.Errorf("sqlite: acquire %s: %w", q, err)
+	}
+	if !exists {
+		return fmt.Errorf("sqlite: workspace %s: %w", workspaceID, prospector.ErrNotFound)
+	}
+	return prospector.ErrQuotaExceeded
 }
 
 // ReleaseQuota gives one unit of q back.

@@ -59,7 +59,7 @@ const pageSize = 8192
 // written, and the driver runs the DSN's pragmas in alphabetical order,
 // so journal_mode (which writes it) would run before page_size: the new
 // file is made on a connection of its own instead.
-func createFile(ctx context.Context, path string) error {
+func createFile(ctx context.Context, path string) (err error) {
 	if _, err := os.Stat(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -67,7 +67,7 @@ func createFile(ctx context.Context, path string) error {
 	if err != nil {
 		return fmt.Errorf("sqlite: create database: %w", err)
 	}
-	defer db.Close()
+	defer func() { err = errors.Join(err, db.Close()) }()
 	if _, err := db.ExecContext(ctx, `PRAGMA journal_mode = WAL`); err != nil {
 		return fmt.Errorf("sqlite: create database: %w", err)
 	}
@@ -75,8 +75,18 @@ func createFile(ctx context.Context, path string) error {
 }
 
 // Open opens (creating if needed) the database file prospector.db inside
-// dir and applies pending migrations.
+// dir and applies pending migrations, with the default Options.
 func Open(ctx context.Context, dir string) (*DB, error) {
+	return OpenWith(ctx, dir, Options{})
+}
+
+// OpenWith is Open with options; a validation error when they are not
+// valid.
+func OpenWith(ctx context.Context, dir string, o Options) (*DB, error) {
+	sync, err := ParseSynchronous(o.Synchronous)
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, fmt.Errorf("sqlite: create data dir: %w", err)
 	}
@@ -85,7 +95,7 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 		return nil, err
 	}
 	pragmas := url.Values{}
-	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)",
+	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(" + sync + ")", "foreign_keys(1)",
 		"temp_store(MEMORY)"} {
 		pragmas.Add("_pragma", p)
 	}
@@ -104,7 +114,7 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	// Pages come from the OS's cache either way.
 	readDSN := base + "&_pragma=cache_size(-2048)&_pragma=query_only(1)"
 
-	write, err := sql.Open("sqlite", writeDSN)
+	write, err := openGuarded(writeDSN)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open writer: %w", err)
 	}
@@ -112,21 +122,18 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	write.SetConnMaxIdleTime(0)
 	db := &DB{path: path, write: write}
 	if err := db.migrate(ctx); err != nil {
-		write.Close()
-		return nil, err
+		return nil, errors.Join(err, write.Close())
 	}
-	read, err := sql.Open("sqlite", readDSN)
+	read, err := openGuarded(readDSN)
 	if err != nil {
-		write.Close()
-		return nil, fmt.Errorf("sqlite: open readers: %w", err)
+		return nil, errors.Join(fmt.Errorf("sqlite: open readers: %w", err), write.Close())
 	}
 	read.SetMaxOpenConns(max(4, 2*runtime.GOMAXPROCS(0)))
 	read.SetMaxIdleConns(max(4, 2*runtime.GOMAXPROCS(0)))
 	db.read = read
-	ckpt, err := sql.Open("sqlite", base+"&_pragma=cache_size(-2048)")
+	ckpt, err := openGuarded(base + "&_pragma=cache_size(-2048)")
 	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("sqlite: open checkpointer: %w", err)
+		return nil, errors.Join(fmt.Errorf("sqlite: open checkpointer: %w", err), db.Close())
 	}
 	ckpt.SetMaxOpenConns(1)
 	db.ckpt = ckpt
@@ -136,8 +143,7 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	db.stopCkpt, db.ckptDone = cancel, make(chan struct{})
 	go db.checkpointer(cctx)
 	if err := db.writeStmts(ctx, qSavepoint, qRollbackTo, qRelease); err != nil {
-		db.Close()
-		return nil, err
+		return nil, errors.Join(err, db.Close())
 	}
 	db.group, db.closing, db.groupDone = make(chan *groupWrite), make(chan struct{}), make(chan struct{})
 	go db.committer()
@@ -181,9 +187,9 @@ func (db *DB) Ping(ctx context.Context) error {
 }
 
 // Close stops the checkpointer, folds the WAL back into the database
-// file and closes every pool.
+// file and closes every pool. It returns every failure, joined.
 func (db *DB) Close() error {
-	var err error
+	var errs []error
 	if db.closing != nil {
 		close(db.closing)
 		<-db.groupDone
@@ -191,24 +197,22 @@ func (db *DB) Close() error {
 	if db.ckpt != nil {
 		db.stopCkpt()
 		<-db.ckptDone
-		_, _ = db.ckpt.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
-		err = db.ckpt.Close()
+		if _, err := db.ckpt.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+			errs = append(errs, fmt.Errorf("sqlite: checkpoint: %w", err))
+		}
+		errs = append(errs, db.ckpt.Close())
 	}
 	for _, m := range []*sync.Map{&db.stmts, &db.wstmts} {
 		m.Range(func(_, s any) bool {
-			s.(*sql.Stmt).Close()
+			errs = append(errs, s.(*sql.Stmt).Close())
 			return true
 		})
 	}
 	if db.read != nil {
-		if rerr := db.read.Close(); rerr != nil && err == nil {
-			err = rerr
-		}
+		errs = append(errs, db.read.Close())
 	}
-	if werr := db.write.Close(); werr != nil && err == nil {
-		err = werr
-	}
-	return err
+	errs = append(errs, db.write.Close())
+	return errors.Join(errs...)
 }
 
 func (db *DB) migrate(ctx context.Context) error {
@@ -246,14 +250,18 @@ func (db *DB) migrate(ctx context.Context) error {
 }
 
 // tx runs fn in a write transaction (BEGIN IMMEDIATE), committing when fn
-// returns nil.
+// returns nil; fn's error comes first, joined with the rollback's if
+// that failed too. A transaction that already ended (its context was
+// cancelled: database/sql rolled it back) has no rollback to report.
 func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
+		if rerr := tx.Rollback(); rerr != nil && !errors.Is(rerr, sql.ErrTxDone) {
+			return errors.Join(err, fmt.Errorf("sqlite: rollback: %w", rerr))
+		}
 		return err
 	}
 	return tx.Commit()

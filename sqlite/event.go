@@ -18,17 +18,20 @@ func newsSpec() upsertSpec[*prospector.NewsEvent] {
 		},
 		key: func(e *prospector.NewsEvent) string { return e.ExternalID },
 		hash: func(e *prospector.NewsEvent) (int64, error) {
-			b, err := json.Marshal(e.Attributes)
+			b, err := e.AttributesJSON()
 			if err != nil {
-				return 0, fmt.Errorf("sqlite: news event %s attributes: %w", e.ExternalID, err)
+				return 0, fmt.Errorf("sqlite: %w", err)
 			}
 			return e.ContentHash(b), nil
 		},
 		setID: func(e *prospector.NewsEvent, id int64) { e.ID = id },
-		values: func(e *prospector.NewsEvent) []any {
-			attrs, _ := json.Marshal(e.Attributes) // hash already proved it encodes
+		values: func(e *prospector.NewsEvent) ([]any, error) {
+			attrs, err := e.AttributesJSON()
+			if err != nil {
+				return nil, err
+			}
 			return []any{e.ExternalID, e.CompanyID, e.EventType, jsonList(e.Categories), e.EffectiveDate,
-				formatTime(e.FoundAt), string(attrs)}
+				formatTime(e.FoundAt), string(attrs)}, nil
 		},
 	}
 }
@@ -43,27 +46,23 @@ func financingSpec() upsertSpec[*prospector.FinancingEvent] {
 		},
 		key: func(e *prospector.FinancingEvent) string { return e.ExternalID },
 		hash: func(e *prospector.FinancingEvent) (int64, error) {
-			b, err := json.Marshal(investorsOrEmpty(e.Investors))
+			b, err := e.InvestorsJSON()
 			if err != nil {
-				return 0, fmt.Errorf("sqlite: financing event %s investors: %w", e.ExternalID, err)
+				return 0, fmt.Errorf("sqlite: %w", err)
 			}
 			return e.ContentHash(b), nil
 		},
 		setID: func(e *prospector.FinancingEvent, id int64) { e.ID = id },
-		values: func(e *prospector.FinancingEvent) []any {
-			inv, _ := json.Marshal(investorsOrEmpty(e.Investors))
+		values: func(e *prospector.FinancingEvent) ([]any, error) {
+			inv, err := e.InvestorsJSON()
+			if err != nil {
+				return nil, err
+			}
 			return []any{e.ExternalID, e.CompanyID, e.EventType, jsonList(e.Categories), e.FinancingType,
 				e.FinancingTypeNormalized, e.Amount, nullFloat(e.AmountNormalized), e.EffectiveDate,
-				formatTime(e.FoundAt), jsonList(e.SourceURLs), string(inv)}
+				formatTime(e.FoundAt), jsonList(e.SourceURLs), string(inv)}, nil
 		},
 	}
-}
-
-func investorsOrEmpty(l []prospector.Investor) []prospector.Investor {
-	if l == nil {
-		return []prospector.Investor{}
-	}
-	return l
 }
 
 // UpsertNewsEvents upserts by external id in one transaction.

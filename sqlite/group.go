@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"time"
@@ -117,18 +118,31 @@ func (db *DB) committer() {
 // the readers still inside the log; their transactions are short, so the
 // wait is bounded tightly, and an attempt that times out is retried when
 // the checkpointer next finds the WAL long.
+//
+// Nothing here fails a write, so restartWAL reports nothing: each step
+// that fails leaves the WAL as long as it was, for the next attempt.
 func (db *DB) restartWAL() {
 	ctx := context.Background()
 	conn, err := db.write.Conn(ctx)
 	if err != nil {
-		return
+		return // the writer is closing
 	}
+	// Close only hands the connection back to the pool (or finds it
+	// already discarded below): it has nothing to report.
 	defer conn.Close()
-	// Errors are dropped on purpose: a busy reader only means the WAL
-	// keeps its frames until the next attempt.
-	_, _ = conn.ExecContext(ctx, `PRAGMA busy_timeout = 10`)
+	if _, err := conn.ExecContext(ctx, `PRAGMA busy_timeout = 10`); err != nil {
+		return // the timeout is unchanged, so is the WAL
+	}
+	// A failed checkpoint (a reader still inside the log after 10 ms)
+	// only means the WAL keeps its frames until the checkpointer next
+	// finds it long and asks again: its error is not acted on.
 	_, _ = conn.ExecContext(ctx, `PRAGMA wal_checkpoint(RESTART)`)
-	_, _ = conn.ExecContext(ctx, `PRAGMA busy_timeout = 10000`)
+	if _, err := conn.ExecContext(ctx, `PRAGMA busy_timeout = 10000`); err != nil {
+		// The writer must not keep a 10 ms timeout: ErrBadConn makes
+		// database/sql close this connection, and the pool opens the next
+		// with the DSN's pragmas. Raw returns that ErrBadConn back.
+		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
 }
 
 func (db *DB) commitGroup(batch []*groupWrite) {

@@ -39,12 +39,17 @@ func scanWebhookSettings(row rowScanner) (*prospector.WebhookSettings, error) {
 	return &s, nil
 }
 
-func customJSON(m map[string]json.RawMessage) string {
+// customJSON encodes custom fields, {} for none; an error for a value
+// that is not JSON (Validate refuses those first).
+func customJSON(m map[string]json.RawMessage) (string, error) {
 	if len(m) == 0 {
-		return "{}"
+		return "{}", nil
 	}
-	b, _ := json.Marshal(m) // values were checked to be valid JSON
-	return string(b)
+	b, err := json.Marshal(m)
+	if err != nil {
+		return "", fmt.Errorf("custom fields: %w", err)
+	}
+	return string(b), nil
 }
 
 // WebhookSettings returns ErrNotFound when the workspace has none.
@@ -60,21 +65,25 @@ func (db *DB) WebhookSettings(ctx context.Context, workspaceID string) (*prospec
 	return s, nil
 }
 
-// CreateWebhookSettings inserts s; ErrConflict when the workspace has some.
+// CreateWebhookSettings inserts s; ErrAlreadyExists when the workspace has some.
 func (db *DB) CreateWebhookSettings(ctx context.Context, s *prospector.WebhookSettings) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
+	custom, err := customJSON(s.CustomFields)
+	if err != nil {
+		return fmt.Errorf("sqlite: create webhook settings: %w", err)
+	}
 	now := time.Now().UTC()
-	_, err := db.write.ExecContext(ctx, `INSERT INTO webhook_settings (`+webhookColumns+`)
+	_, err = db.write.ExecContext(ctx, `INSERT INTO webhook_settings (`+webhookColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		s.WorkspaceID, s.URL, s.AuthHeader, s.AuthValue, jsonList(s.DisabledFields), customJSON(s.CustomFields), s.Template,
+		s.WorkspaceID, s.URL, s.AuthHeader, s.AuthValue, jsonList(s.DisabledFields), custom, s.Template,
 		s.AutoSync, s.SigningSecret, s.DisabledReason, formatTimePtr(s.DisabledAt), formatTime(now), formatTime(now))
 	switch {
 	case isForeignKeyError(err):
 		return fmt.Errorf("sqlite: create webhook settings: workspace %s: %w", s.WorkspaceID, prospector.ErrNotFound)
 	case err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed"):
-		return fmt.Errorf("sqlite: create webhook settings of %s: %w", s.WorkspaceID, prospector.ErrConflict)
+		return fmt.Errorf("sqlite: create webhook settings of %s: %w", s.WorkspaceID, prospector.ErrAlreadyExists)
 	case err != nil:
 		return fmt.Errorf("sqlite: create webhook settings: %w", err)
 	}
@@ -87,17 +96,21 @@ func (db *DB) UpdateWebhookSettings(ctx context.Context, s *prospector.WebhookSe
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	now := time.Now().UTC()
-	res, err := db.write.ExecContext(ctx, `UPDATE webhook_settings SET url = ?, auth_header = ?, auth_value = ?,
-		disabled_fields = ?, custom_fields = ?, template = ?, auto_sync = ?, signing_secret = ?,
-		disabled_reason = ?, disabled_at = ?, updated_at = ?
-		WHERE workspace_id = ?`,
-		s.URL, s.AuthHeader, s.AuthValue, jsonList(s.DisabledFields), customJSON(s.CustomFields), s.Template,
-		s.AutoSync, s.SigningSecret, s.DisabledReason, formatTimePtr(s.DisabledAt), formatTime(now), s.WorkspaceID)
+	custom, err := customJSON(s.CustomFields)
 	if err != nil {
 		return fmt.Errorf("sqlite: update webhook settings: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	now := time.Now().UTC()
+	n, err := rowsAffected(db.write.ExecContext(ctx, `UPDATE webhook_settings SET url = ?, auth_header = ?, auth_value = ?,
+		disabled_fields = ?, custom_fields = ?, template = ?, auto_sync = ?, signing_secret = ?,
+		disabled_reason = ?, disabled_at = ?, updated_at = ?
+		WHERE workspace_id = ?`,
+		s.URL, s.AuthHeader, s.AuthValue, jsonList(s.DisabledFields), custom, s.Template,
+		s.AutoSync, s.SigningSecret, s.DisabledReason, formatTimePtr(s.DisabledAt), formatTime(now), s.WorkspaceID))
+	if err != nil {
+		return fmt.Errorf("sqlite: update webhook settings: %w", err)
+	}
+	if n == 0 {
 		return fmt.Errorf("sqlite: update webhook settings of %s: %w", s.WorkspaceID, prospector.ErrNotFound)
 	}
 	s.UpdatedAt = now
@@ -106,13 +119,12 @@ func (db *DB) UpdateWebhookSettings(ctx context.Context, s *prospector.WebhookSe
 
 // DisableWebhookAutoSync switches auto-sync off if it still sends to url.
 func (db *DB) DisableWebhookAutoSync(ctx context.Context, workspaceID, url, reason string, now time.Time) (bool, error) {
-	res, err := db.write.ExecContext(ctx, `UPDATE webhook_settings SET auto_sync = 0, disabled_reason = ?,
+	n, err := rowsAffected(db.write.ExecContext(ctx, `UPDATE webhook_settings SET auto_sync = 0, disabled_reason = ?,
 		disabled_at = ?, updated_at = ? WHERE workspace_id = ? AND url = ? AND auto_sync = 1`,
-		reason, formatTime(now), formatTime(time.Now()), workspaceID, url)
+		reason, formatTime(now), formatTime(time.Now()), workspaceID, url))
 	if err != nil {
 		return false, fmt.Errorf("sqlite: disable auto-sync of %s: %w", workspaceID, err)
 	}
-	n, _ := res.RowsAffected()
 	return n > 0, nil
 }
 
@@ -195,31 +207,22 @@ func scanDelivery(row rowScanner) (*prospector.Delivery, error) {
 // AddDelivery queues d unless the lead already has a delivery to the
 // same destination, which it then returns in d.
 func (db *DB) AddDelivery(ctx context.Context, d *prospector.Delivery) (bool, error) {
-	if d.ID == "" {
-		d.ID = prospector.NewDeliveryID()
-	}
-	if len(d.Payload) == 0 {
-		d.Payload = []byte("{}")
-	}
-	if !json.Valid(d.Payload) {
-		return false, prospector.Errorf(prospector.EINVALID, "delivery payload: not valid JSON")
-	}
 	now := time.Now().UTC()
-	next := d.NextAttemptAt
-	if next.IsZero() {
-		next = now
+	next, err := d.Prepare(now)
+	if err != nil {
+		return false, err
 	}
 	var existing *prospector.Delivery
-	err := db.grouped(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO deliveries (`+deliveryColumns+`)
+	err = db.grouped(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		n, err := rowsAffected(tx.ExecContext(ctx, `INSERT INTO deliveries (`+deliveryColumns+`)
 			VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, 0, '', NULL, ?, ?)
 			ON CONFLICT (workspace_id, destination_kind, destination_url, lead_id) DO NOTHING`,
 			d.ID, d.WorkspaceID, d.DestinationKind, d.DestinationURL, d.LeadID, string(d.Payload),
-			formatTime(next), formatTime(now), formatTime(now))
+			formatTime(next), formatTime(now), formatTime(now)))
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n > 0 {
+		if n > 0 {
 			return nil
 		}
 		existing, err = scanDelivery(tx.QueryRowContext(ctx, `SELECT `+deliveryColumns+` FROM deliveries
@@ -237,8 +240,7 @@ func (db *DB) AddDelivery(ctx context.Context, d *prospector.Delivery) (bool, er
 		*d = *existing
 		return false, nil
 	}
-	d.Status, d.Attempts, d.NextAttemptAt, d.LastStatusCode, d.LastError = prospector.DeliveryPending, 0, next.UTC(), 0, ""
-	d.DeliveredAt, d.CreatedAt, d.UpdatedAt = nil, now, now
+	d.Queued(next.UTC(), now)
 	return true, nil
 }
 
@@ -275,12 +277,8 @@ func (db *DB) ListDeliveries(ctx context.Context, f prospector.DeliveryFilter) (
 	if len(where) > 0 {
 		q += ` WHERE ` + strings.Join(where, " AND ")
 	}
-	limit := f.Limit
-	if limit <= 0 || limit > 1000 {
-		limit = 1000
-	}
 	q += ` ORDER BY ` + order + ` LIMIT ?`
-	out, err := queryList(ctx, db.read, q, scanDelivery, append(args, limit)...)
+	out, err := queryList(ctx, db.read, q, scanDelivery, append(args, f.PageLimit())...)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: list deliveries: %w", err)
 	}
@@ -290,15 +288,15 @@ func (db *DB) ListDeliveries(ctx context.Context, f prospector.DeliveryFilter) (
 // MarkDelivery records u if the delivery still has fromAttempts attempts.
 func (db *DB) MarkDelivery(ctx context.Context, id string, fromAttempts int, u prospector.DeliveryUpdate, now time.Time) error {
 	err := db.grouped(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE deliveries SET status = ?, attempts = ?, next_attempt_at = ?,
+		changed, err := rowsAffected(tx.ExecContext(ctx, `UPDATE deliveries SET status = ?, attempts = ?, next_attempt_at = ?,
 			last_status_code = ?, last_error = ?, delivered_at = ?, updated_at = ?
 			WHERE id = ? AND attempts = ?`,
 			string(u.Status), u.Attempts, formatTime(u.NextAttemptAt), u.LastStatusCode, u.LastError,
-			formatTimePtr(u.DeliveredAt), formatTime(now), id, fromAttempts)
+			formatTimePtr(u.DeliveredAt), formatTime(now), id, fromAttempts))
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n > 0 {
+		if changed > 0 {
 			return nil
 		}
 		var n int
@@ -308,7 +306,7 @@ func (db *DB) MarkDelivery(ctx context.Context, id string, fromAttempts int, u p
 		if n == 0 {
 			return prospector.ErrNotFound
 		}
-		return prospector.ErrConflict
+		return prospector.ErrConcurrentUpdate
 	})
 	if err != nil {
 		return fmt.Errorf("sqlite: mark delivery %s: %w", id, err)

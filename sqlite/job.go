@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/prospectorhq/prospector"
@@ -16,7 +15,7 @@ import (
 // writes of workers finishing jobs go through the group committer.
 
 const jobColumns = `id, kind, dedupe_key, payload, state, run_at, attempts, max_attempts,
-	last_error, locked_by, locked_until, created_at, updated_at`
+	last_error, locked_by, locked_until, lease_token, created_at, updated_at`
 
 // kindFilter matches any kind when the JSON list bound twice is empty.
 const kindFilter = `(? = '[]' OR kind IN (SELECT value FROM json_each(?)))`
@@ -42,73 +41,103 @@ const (
 		WHERE state = 'running' AND locked_until < ? AND ` + kindFilter
 	// qClaimJobs walks jobs_claim in order: its entries end with the
 	// rowid, so (state, run_at) sorts ties by id too.
-	qClaimJobs = `UPDATE jobs SET state = 'running', locked_by = ?, locked_until = ?,
+	qClaimJobs = `UPDATE jobs SET state = 'running', locked_by = ?, locked_until = ?, lease_token = ?,
 		attempts = attempts + 1, updated_at = ?
 		WHERE id IN (SELECT id FROM jobs
 			WHERE state = 'queued' AND run_at <= ? AND ` + kindFilter + `
 			ORDER BY run_at, id LIMIT (? + 0))
 		RETURNING ` + jobColumns
 	qCompleteJob = `UPDATE jobs SET state = 'done', locked_until = NULL, updated_at = ?
-		WHERE id = ? AND state = 'running' AND locked_by = ?`
+		WHERE id = ? AND state = 'running' AND lease_token = ?`
 	qRetryJob = `UPDATE jobs SET
 		state = CASE WHEN attempts >= max_attempts THEN 'failed' ELSE 'queued' END,
 		run_at = CASE WHEN attempts >= max_attempts THEN run_at ELSE ? END,
 		last_error = ?, locked_until = NULL, updated_at = ?
-		WHERE id = ? AND state = 'running' AND locked_by = ?`
+		WHERE id = ? AND state = 'running' AND lease_token = ?`
 	qFailJob = `UPDATE jobs SET state = 'failed', last_error = ?, locked_until = NULL, updated_at = ?
-		WHERE id = ? AND state = 'running' AND locked_by = ?`
+		WHERE id = ? AND state = 'running' AND lease_token = ?`
 	qExtendJobLease = `UPDATE jobs SET locked_until = ?, updated_at = ?
-		WHERE id = ? AND state = 'running' AND locked_by = ?`
+		WHERE id = ? AND state = 'running' AND lease_token = ?`
 	qJobExists = `SELECT count(*) FROM jobs WHERE id = ?`
+	// qPruneJobs walks jobs_finished; an empty bound matches nothing.
+	qPruneJobs = `DELETE FROM jobs WHERE id IN (SELECT id FROM jobs
+		WHERE (state = 'done' AND updated_at < ?) OR (state = 'failed' AND updated_at < ?)
+		LIMIT (? + 0))`
 )
 
 func scanJob(row rowScanner) (*prospector.Job, error) {
 	var (
 		j                               prospector.Job
-		key, lockedBy, lockedUntil      sql.NullString
+		key, lockedBy, lockedUntil, tok sql.NullString
 		payload, state, runAt, cAt, uAt string
 	)
 	err := row.Scan(&j.ID, &j.Kind, &key, &payload, &state, &runAt, &j.Attempts, &j.MaxAttempts,
-		&j.LastError, &lockedBy, &lockedUntil, &cAt, &uAt)
+		&j.LastError, &lockedBy, &lockedUntil, &tok, &cAt, &uAt)
 	if err != nil {
 		return nil, err
 	}
 	j.Key, j.Payload, j.State, j.LockedBy = key.String, []byte(payload), prospector.JobState(state), lockedBy.String
+	j.LeaseToken = tok.String
 	j.RunAt, j.LockedUntil, j.CreatedAt, j.UpdatedAt = parseTime(runAt), parseTimePtr(lockedUntil), parseTime(cAt), parseTime(uAt)
 	return &j, nil
 }
 
 // EnqueueJob inserts j unless an active job has the same kind and key.
 func (db *DB) EnqueueJob(ctx context.Context, j *prospector.Job) (bool, error) {
-	if err := j.Validate(); err != nil {
-		return false, err
-	}
 	if err := db.writeStmts(ctx, qEnqueueJob); err != nil {
 		return false, err
 	}
 	now := time.Now().UTC()
-	runAt := j.RunAt
-	if runAt.IsZero() {
-		runAt = now
-	}
-	var id int64
+	var q queuedJob
 	err := db.grouped(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		s, err := txStmt(ctx, db, tx, qEnqueueJob)
-		if err != nil {
-			return err
-		}
-		return s.QueryRowContext(ctx, j.Kind, nullString(j.Key), string(j.Payload), formatTime(runAt),
-			j.MaxAttempts, formatTime(now), formatTime(now)).Scan(&id)
+		var err error
+		q, err = enqueueJob(ctx, db, tx, j, now)
+		return err
 	})
-	if errors.Is(err, sql.ErrNoRows) { // the unique index of active keys refused it
-		return false, nil
-	}
 	if err != nil {
-		return false, fmt.Errorf("sqlite: enqueue job: %w", err)
+		return false, err
 	}
-	j.ID, j.State, j.RunAt, j.Attempts = id, prospector.JobQueued, runAt.UTC(), 0
-	j.LastError, j.LockedBy, j.LockedUntil, j.CreatedAt, j.UpdatedAt = "", "", nil, now, now
-	return true, nil
+	return q.fill(j, now), nil
+}
+
+// queuedJob is what enqueueJob wrote: the job's id and run time, or
+// nothing (created false) when an active job had its kind and key.
+type queuedJob struct {
+	id      int64
+	runAt   time.Time
+	created bool
+}
+
+// enqueueJob is the step that inserts j in tx; a validation error when j
+// is not valid. The caller fills j once tx has committed (fill).
+func enqueueJob(ctx context.Context, db *DB, tx *sql.Tx, j *prospector.Job, now time.Time) (queuedJob, error) {
+	if err := j.Validate(); err != nil {
+		return queuedJob{}, err
+	}
+	q := queuedJob{runAt: j.FirstRunAt(now)}
+	s, err := txStmt(ctx, db, tx, qEnqueueJob)
+	if err != nil {
+		return queuedJob{}, err
+	}
+	err = s.QueryRowContext(ctx, j.Kind, nullString(j.Key), string(j.Payload), formatTime(q.runAt),
+		j.MaxAttempts, formatTime(now), formatTime(now)).Scan(&q.id)
+	switch {
+	case errors.Is(err, sql.ErrNoRows): // the unique index of active keys refused it
+		return queuedJob{}, nil
+	case err != nil:
+		return queuedJob{}, fmt.Errorf("sqlite: enqueue job: %w", err)
+	}
+	q.created = true
+	return q, nil
+}
+
+// fill records on j what enqueueJob wrote, and returns whether it was.
+func (q queuedJob) fill(j *prospector.Job, now time.Time) bool {
+	if !q.created {
+		return false
+	}
+	j.Queued(q.id, q.runAt.UTC(), now)
+	return true
 }
 
 // ClaimJobs claims in one write transaction, after putting back (or
@@ -144,7 +173,7 @@ func (db *DB) ClaimJobs(ctx context.Context, worker string, kinds []string, limi
 		if err != nil {
 			return err
 		}
-		rows, err := claim.QueryContext(ctx, worker, formatTime(now.Add(lease)), stamp,
+		rows, err := claim.QueryContext(ctx, worker, formatTime(now.Add(lease)), prospector.NewID("lease"), stamp,
 			nowText, kindList, kindList, limit)
 		if err != nil {
 			return err
@@ -162,18 +191,13 @@ func (db *DB) ClaimJobs(ctx context.Context, worker string, kinds []string, limi
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: claim jobs: %w", err)
 	}
-	// RETURNING has no defined order.
-	sort.Slice(jobs, func(a, b int) bool {
-		if !jobs[a].RunAt.Equal(jobs[b].RunAt) {
-			return jobs[a].RunAt.Before(jobs[b].RunAt)
-		}
-		return jobs[a].ID < jobs[b].ID
-	})
+	prospector.SortClaimed(jobs) // RETURNING has no defined order
 	return jobs, nil
 }
 
 // leased runs one of the lease-guarded updates, whose last two arguments
-// are the job id and the worker, and tells a lost lease from a missing job.
+// are the job id and the lease token, and tells a lost lease from a
+// missing job.
 func (db *DB) leased(ctx context.Context, what, query string, args ...any) error {
 	if err := db.writeStmts(ctx, query, qJobExists); err != nil {
 		return err
@@ -184,11 +208,11 @@ func (db *DB) leased(ctx context.Context, what, query string, args ...any) error
 		if err != nil {
 			return err
 		}
-		res, err := s.ExecContext(ctx, args...)
+		changed, err := rowsAffected(s.ExecContext(ctx, args...))
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n > 0 {
+		if changed > 0 {
 			return nil
 		}
 		exists, err := txStmt(ctx, db, tx, qJobExists)
@@ -210,24 +234,43 @@ func (db *DB) leased(ctx context.Context, what, query string, args ...any) error
 	return nil
 }
 
-// CompleteJob marks a job done if worker still holds it.
-func (db *DB) CompleteJob(ctx context.Context, id int64, worker string) error {
-	return db.leased(ctx, "complete", qCompleteJob, formatTime(time.Now()), id, worker)
+// CompleteJob marks a job done if the claim of token still holds it.
+func (db *DB) CompleteJob(ctx context.Context, id int64, token string) error {
+	return db.leased(ctx, "complete", qCompleteJob, formatTime(time.Now()), id, token)
 }
 
 // RetryJob queues a job again, or fails it when its attempts are used up.
-func (db *DB) RetryJob(ctx context.Context, id int64, worker string, runAt time.Time, lastError string) error {
-	return db.leased(ctx, "retry", qRetryJob, formatTime(runAt), lastError, formatTime(time.Now()), id, worker)
+func (db *DB) RetryJob(ctx context.Context, id int64, token string, runAt time.Time, lastError string) error {
+	return db.leased(ctx, "retry", qRetryJob, formatTime(runAt), lastError, formatTime(time.Now()), id, token)
 }
 
-// FailJob marks a job failed if worker still holds it.
-func (db *DB) FailJob(ctx context.Context, id int64, worker string, lastError string) error {
-	return db.leased(ctx, "fail", qFailJob, lastError, formatTime(time.Now()), id, worker)
+// FailJob marks a job failed if the claim of token still holds it.
+func (db *DB) FailJob(ctx context.Context, id int64, token string, lastError string) error {
+	return db.leased(ctx, "fail", qFailJob, lastError, formatTime(time.Now()), id, token)
 }
 
 // ExtendJobLease moves a held job's lease to until.
-func (db *DB) ExtendJobLease(ctx context.Context, id int64, worker string, until time.Time) error {
-	return db.leased(ctx, "extend lease of", qExtendJobLease, formatTime(until), formatTime(time.Now()), id, worker)
+func (db *DB) ExtendJobLease(ctx context.Context, id int64, token string, until time.Time) error {
+	return db.leased(ctx, "extend lease of", qExtendJobLease, formatTime(until), formatTime(time.Now()), id, token)
+}
+
+// PruneJobs deletes finished jobs older than their bounds, in one write
+// transaction of at most limit rows.
+func (db *DB) PruneJobs(ctx context.Context, doneBefore, failedBefore time.Time, limit int) (int64, error) {
+	if limit <= 0 || (doneBefore.IsZero() && failedBefore.IsZero()) {
+		return 0, nil
+	}
+	bound := func(t time.Time) string {
+		if t.IsZero() {
+			return "" // no updated_at sorts before it
+		}
+		return formatTime(t)
+	}
+	n, err := rowsAffected(db.write.ExecContext(ctx, qPruneJobs, bound(doneBefore), bound(failedBefore), limit))
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: prune jobs: %w", err)
+	}
+	return n, nil
 }
 
 // Job returns one job; ErrNotFound when there is none.

@@ -28,10 +28,10 @@ func personSpec(now string) upsertSpec[*prospector.Person] {
 		key:   func(p *prospector.Person) string { return p.NaturalKey() },
 		hash:  func(p *prospector.Person) (int64, error) { return p.ContentHash(), nil },
 		setID: func(p *prospector.Person, id int64) { p.ID = id },
-		values: func(p *prospector.Person) []any {
+		values: func(p *prospector.Person) ([]any, error) {
 			return []any{p.NaturalKey(), p.ExternalID, p.FullName, p.FirstName, p.LastName, p.Title, p.JobLevel,
 				p.JobFunction, nullInt(p.CompanyID), p.CompanyName, p.CompanyDomain, p.NetworkURL, p.Email, p.Phone,
-				p.City, p.Region, p.CountryCode, nullFloat(p.Score), now, now}
+				p.City, p.Region, p.CountryCode, nullFloat(p.Score), now, now}, nil
 		},
 	}
 }

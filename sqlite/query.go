@@ -162,6 +162,90 @@ func (db *DB) writeStmts(ctx context.Context, queries ...string) error {
 	return nil
 }
 
+// txStmts runs a write transaction's statements through the writer's
+// prepared ones (writeStmts), binding each to the transaction the first
+// time it is used: a transaction that writes little (a radar batch that
+// matched nothing moves one cursor) binds little. A statement that cannot
+// be bound fails the call that uses it.
+type txStmts struct {
+	db *DB
+	tx *sql.Tx
+	// bound holds the handles so far; a write uses a dozen statements at
+	// most, and their queries are the same constants, so a scan compares
+	// pointers.
+	bound []boundStmt
+	fixed [16]boundStmt
+}
+
+type boundStmt struct {
+	query string
+	stmt  *sql.Stmt
+}
+
+func newTxStmts(db *DB, tx *sql.Tx) *txStmts {
+	t := &txStmts{db: db, tx: tx}
+	t.bound = t.fixed[:0]
+	return t
+}
+
+// stmt returns the transaction's handle on query's statement.
+func (t *txStmts) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	for _, b := range t.bound {
+		if b.query == query {
+			return b.stmt, nil
+		}
+	}
+	s, err := txStmt(ctx, t.db, t.tx, query)
+	if err != nil {
+		return nil, err
+	}
+	t.bound = append(t.bound, boundStmt{query, s})
+	return s, nil
+}
+
+// exec runs query's statement.
+func (t *txStmts) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	s, err := t.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return s.ExecContext(ctx, args...)
+}
+
+// queryRow runs query's statement for one row; the row's Scan reports a
+// statement that could not be bound.
+func (t *txStmts) queryRow(ctx context.Context, query string, args ...any) txRow {
+	s, err := t.stmt(ctx, query)
+	if err != nil {
+		return txRow{err: err}
+	}
+	return txRow{row: s.QueryRowContext(ctx, args...)}
+}
+
+// txRow is a row of a txStmts statement, or the error of binding it. A
+// concrete type rather than rowScanner: through an interface every
+// scan target would escape to the heap.
+type txRow struct {
+	row *sql.Row
+	err error
+}
+
+func (r txRow) Scan(dest ...any) error {
+	if r.err != nil {
+		return r.err
+	}
+	return r.row.Scan(dest...)
+}
+
+// rowsAffected returns the rows an Exec changed, or its error, or the
+// error of counting them.
+func rowsAffected(res sql.Result, err error) (int64, error) {
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
 // txStmt returns tx's handle on a statement writeStmts prepared, reusing
 // the connection's prepared statement; an unprepared query is prepared
 // on the transaction.
@@ -223,7 +307,9 @@ func (db *DB) idsByKey(ctx context.Context, table, column string, keys []string)
 	return out, nil
 }
 
-// jsonList encodes a string list, [] for nil.
+// jsonList encodes a string list, [] for nil. encoding/json cannot fail
+// on a []string (it writes any bytes of a string, replacing invalid
+// UTF-8), so the error it declares is the one left unchecked here.
 func jsonList(l []string) string {
 	if len(l) == 0 {
 		return "[]"

@@ -11,22 +11,23 @@ import (
 	"github.com/prospectorhq/prospector"
 )
 
-const radarColumns = `id, workspace_id, name, config, cursor, backfill_through, backfilled_at, created_at`
+const radarColumns = `id, workspace_id, name, config, cursor, backfill_through, backfilled_at, paused_at, created_at`
 
 func scanRadar(row rowScanner) (*prospector.Radar, error) {
 	var (
-		r            prospector.Radar
-		config, cAt  string
-		backfilledAt sql.NullString
+		r                      prospector.Radar
+		config, cAt            string
+		backfilledAt, pausedAt sql.NullString
 	)
-	if err := row.Scan(&r.ID, &r.WorkspaceID, &r.Name, &config, &r.Cursor, &r.BackfillThrough, &backfilledAt, &cAt); err != nil {
+	if err := row.Scan(&r.ID, &r.WorkspaceID, &r.Name, &config, &r.Cursor, &r.BackfillThrough, &backfilledAt, &pausedAt,
+		&cAt); err != nil {
 		return nil, err
 	}
 	c, err := prospector.UnmarshalRadarConfig(config)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: radar %s config: %w", r.ID, err)
 	}
-	r.Config, r.BackfilledAt, r.CreatedAt = c, parseTimePtr(backfilledAt), parseTime(cAt)
+	r.Config, r.BackfilledAt, r.PausedAt, r.CreatedAt = c, parseTimePtr(backfilledAt), parseTimePtr(pausedAt), parseTime(cAt)
 	return &r, nil
 }
 
@@ -34,20 +35,55 @@ func scanRadar(row rowScanner) (*prospector.Radar, error) {
 // the same statement so no signal falls between backfill and scan.
 func (db *DB) CreateRadar(ctx context.Context, r *prospector.Radar) error {
 	now := time.Now().UTC()
+	err := db.grouped(ctx, func(ctx context.Context, tx *sql.Tx) error { return insertRadar(ctx, tx, r, now) })
+	if err != nil {
+		return err
+	}
+	r.BackfillThrough, r.CreatedAt, r.BackfilledAt = r.Cursor, now, nil
+	return nil
+}
+
+// CreateRadarInQuota takes a unit of the workspace's radar quota, inserts
+// r and enqueues backfill in one grouped write, in that order: when a
+// step fails, the savepoint of the write undoes the others.
+func (db *DB) CreateRadarInQuota(ctx context.Context, r *prospector.Radar, backfill *prospector.Job) error {
+	if err := db.writeStmts(ctx, qEnqueueJob); err != nil {
+		return err
+	}
+	now := time.Now().UTC()
+	var q queuedJob
 	err := db.grouped(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		return tx.QueryRowContext(ctx, `INSERT INTO radars (id, workspace_id, name, config, cursor, backfill_through,
-			created_at, updated_at)
-			SELECT ?, ?, ?, ?, m, m, ?, ? FROM (SELECT coalesce(max(id), 0) AS m FROM signals)
-			RETURNING cursor`, r.ID, r.WorkspaceID, r.Name, r.Config.MarshalConfig(), formatTime(now), formatTime(now)).
-			Scan(&r.Cursor)
+		if err := acquireQuota(ctx, tx, r.WorkspaceID, prospector.QuotaRadars); err != nil {
+			return err
+		}
+		if err := insertRadar(ctx, tx, r, now); err != nil {
+			return err
+		}
+		var err error
+		q, err = enqueueJob(ctx, db, tx, backfill, now)
+		return err
 	})
+	if err != nil {
+		return err
+	}
+	r.BackfillThrough, r.CreatedAt, r.BackfilledAt = r.Cursor, now, nil
+	q.fill(backfill, now)
+	return nil
+}
+
+// insertRadar is the step that inserts r, setting its cursor.
+func insertRadar(ctx context.Context, tx *sql.Tx, r *prospector.Radar, now time.Time) error {
+	err := tx.QueryRowContext(ctx, `INSERT INTO radars (id, workspace_id, name, config, cursor, backfill_through,
+		created_at, updated_at)
+		SELECT ?, ?, ?, ?, m, m, ?, ? FROM (SELECT coalesce(max(id), 0) AS m FROM signals)
+		RETURNING cursor`, r.ID, r.WorkspaceID, r.Name, r.Config.MarshalConfig(), formatTime(now), formatTime(now)).
+		Scan(&r.Cursor)
 	if isForeignKeyError(err) {
 		return fmt.Errorf("sqlite: radar of workspace %s: %w", r.WorkspaceID, prospector.ErrNotFound)
 	}
 	if err != nil {
 		return fmt.Errorf("sqlite: create radar: %w", err)
 	}
-	r.BackfillThrough, r.CreatedAt, r.BackfilledAt = r.Cursor, now, nil
 	return nil
 }
 
@@ -68,6 +104,48 @@ func (db *DB) ListRadars(ctx context.Context) ([]*prospector.Radar, error) {
 	return queryPrepared(ctx, db, `SELECT `+radarColumns+` FROM radars ORDER BY created_at, id`, scanRadar)
 }
 
+// summaryColumns are a radar's columns and its counts, selected from
+// radars r; each count walks the radar's part of an index
+// (leads_radar_score, lead_signals_radar).
+func summaryColumns() string {
+	return prefixed("r.", radarColumns) + `,
+		(SELECT count(*) FROM leads l WHERE l.radar_id = r.id),
+		(SELECT count(*) FROM lead_signals s WHERE s.radar_id = r.id),
+		r.scanned_at`
+}
+
+func scanSummary(row rowScanner) (*prospector.RadarSummary, error) {
+	var (
+		s        prospector.RadarSummary
+		lastScan sql.NullString
+	)
+	r, err := scanRadar(scanAfter{row, []any{&s.Leads, &s.Signals, &lastScan}})
+	if err != nil {
+		return nil, err
+	}
+	s.Radar, s.LastScanAt = *r, parseTimePtr(lastScan)
+	return &s, nil
+}
+
+// RadarSummaries reads the workspace's radars with their counts.
+func (db *DB) RadarSummaries(ctx context.Context, workspaceID string) ([]*prospector.RadarSummary, error) {
+	out, err := queryList(ctx, db.read, `SELECT `+summaryColumns()+`
+		FROM radars r WHERE r.workspace_id = ? ORDER BY r.created_at, r.id`, scanSummary, workspaceID)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: radar summaries: %w", err)
+	}
+	return out, nil
+}
+
+// scanAfter scans a row into the targets its caller gives, then into
+// more: a row of known columns followed by extra ones.
+type scanAfter struct {
+	row  rowScanner
+	more []any
+}
+
+func (s scanAfter) Scan(dest ...any) error { return s.row.Scan(append(dest, s.more...)...) }
+
 // RadarBacklog reads the highest signal id (the rowid's maximum is one
 // index step) and the radars' positions.
 func (db *DB) RadarBacklog(ctx context.Context) (prospector.RadarBacklog, error) {
@@ -76,14 +154,15 @@ func (db *DB) RadarBacklog(ctx context.Context) (prospector.RadarBacklog, error)
 	if err := db.row(ctx, `SELECT coalesce(max(id), 0) FROM signals`).Scan(&b.MaxSignalID); err != nil {
 		return b, fmt.Errorf("sqlite: radar backlog: %w", err)
 	}
-	if err := db.row(ctx, `SELECT count(*), min(cursor) FROM radars`).Scan(&b.Radars, &minCursor); err != nil {
+	if err := db.row(ctx, `SELECT count(*), min(cursor) FROM radars WHERE paused_at IS NULL`).Scan(&b.Radars, &minCursor); err != nil {
 		return b, fmt.Errorf("sqlite: radar backlog: %w", err)
 	}
 	b.MinCursor = b.MaxSignalID
 	if minCursor.Valid {
 		b.MinCursor = minCursor.Int64
 	}
-	ids, err := queryPrepared(ctx, db, `SELECT id FROM radars WHERE backfilled_at IS NULL ORDER BY created_at, id`,
+	ids, err := queryPrepared(ctx, db, `SELECT id FROM radars WHERE backfilled_at IS NULL AND paused_at IS NULL
+		ORDER BY created_at, id`,
 		func(row rowScanner) (string, error) {
 			var id string
 			return id, row.Scan(&id)

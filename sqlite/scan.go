@@ -19,6 +19,9 @@ func formatTimePtr(t *time.Time) any {
 	return formatTime(*t)
 }
 
+// parseTime reads a time formatTime wrote. Every time this store keeps
+// is written by formatTime (no column has an SQL default time), so the
+// parse error it leaves unchecked cannot occur on the store's own data.
 func parseTime(s string) time.Time {
 	t, _ := time.Parse(timeLayout, s)
 	return t

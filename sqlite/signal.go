@@ -28,9 +28,9 @@ func signalSpec(now string) upsertSpec[*prospector.Signal] {
 		key:   func(s *prospector.Signal) string { return s.ExternalID },
 		hash:  func(s *prospector.Signal) (int64, error) { return s.ContentHash(), nil },
 		setID: func(s *prospector.Signal, id int64) { s.ID = id },
-		values: func(s *prospector.Signal) []any {
+		values: func(s *prospector.Signal) ([]any, error) {
 			return []any{s.ExternalID, s.Type, nullInt(s.CompanyID), s.CompanyDomain, nullInt(s.PersonID), s.Title,
-				s.Detail, s.SourceURL, formatTime(s.DetectedAt), nullFloat(s.Score), now}
+				s.Detail, s.SourceURL, formatTime(s.DetectedAt), nullFloat(s.Score), now}, nil
 		},
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 // upsertSpec describes how one kind of row is upserted by its natural key.
 // values returns the row's columns in the order of columns, starting with
-// the key column.
+// the key column, or the error of encoding one.
 type upsertSpec[T any] struct {
 	table   string
 	columns []string // without id and content_hash; columns[0] is the natural key
@@ -27,7 +27,7 @@ type upsertSpec[T any] struct {
 	parents []parentRef[T]
 	key     func(T) string
 	hash    func(T) (int64, error)
-	values  func(T) []any
+	values  func(T) ([]any, error)
 	setID   func(T, int64)
 }
 
@@ -150,8 +150,12 @@ func insertRows[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], rows
 		chunk := rows[start:min(start+insertChunk, len(rows))]
 		args = args[:0]
 		for _, r := range chunk {
+			vals, err := spec.values(r.Item)
+			if err != nil {
+				return fmt.Errorf("sqlite: insert %s: %w", spec.table, err)
+			}
 			args = append(args, r.ID, r.Hash)
-			args = append(args, spec.values(r.Item)...)
+			args = append(args, vals...)
 			if spec.hashedKey {
 				args = append(args, keyHash(spec.key(r.Item)))
 			}
@@ -197,7 +201,10 @@ func updateRows[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], rows
 	}
 	defer stmt.Close()
 	for _, r := range rows {
-		vals := spec.values(r.Item)
+		vals, err := spec.values(r.Item)
+		if err != nil {
+			return fmt.Errorf("sqlite: update %s: %w", spec.table, err)
+		}
 		args := []any{r.Hash}
 		if spec.sequenced {
 			args = append(args, r.Seq)

@@ -16,18 +16,13 @@ const workspaceColumns = `id, name, plan, owner_user_id, email, public_api,
 	network_accounts_limit, network_accounts_bypassed, radar_signals_limit, radar_signals_bypassed,
 	period_start, period_end, pending_plan, pending_plan_at, created_at`
 
-// CreateWorkspace inserts w; ErrConflict when the name is taken.
+// CreateWorkspace inserts w; ErrAlreadyExists when the name is taken.
 func (db *DB) CreateWorkspace(ctx context.Context, w *prospector.Workspace) error {
 	if err := w.Validate(); err != nil {
 		return err
 	}
 	now := time.Now().UTC()
-	w.ID = prospector.NewID("ws")
-	if w.OwnerUserID == "" {
-		w.OwnerUserID = prospector.NewID("usr")
-	}
-	w.CreatedAt = now
-	w.PeriodStart, w.PeriodEnd = prospector.BillingPeriod(now, now)
+	w.Start(now)
 	_, err := db.write.ExecContext(ctx, `INSERT INTO workspaces (`+workspaceColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		w.ID, w.Name, w.Plan, w.OwnerUserID, w.Email, w.PublicAPI,
@@ -36,7 +31,7 @@ func (db *DB) CreateWorkspace(ctx context.Context, w *prospector.Workspace) erro
 		formatTime(w.PeriodStart), formatTime(w.PeriodEnd), nullString(w.PendingPlan), formatTimePtr(w.PendingPlanAt), formatTime(now))
 	if err != nil {
 		if strings.Contains(err.Error(), "UNIQUE constraint failed: workspaces.name") {
-			return fmt.Errorf("sqlite: workspace %q: %w", w.Name, prospector.ErrConflict)
+			return fmt.Errorf("sqlite: workspace %q: %w", w.Name, prospector.ErrAlreadyExists)
 		}
 		return fmt.Errorf("sqlite: create workspace: %w", err)
 	}

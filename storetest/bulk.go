@@ -66,7 +66,9 @@ func testBulkCommit(t *testing.T, s prospector.Store) {
 	if err != nil || p.Title != "Staff Engineer" {
 		t.Fatalf("after commit: %+v %v", p, err)
 	}
-	if n, _ := s.CountPeople(ctx); n != 1 {
+	if n, err := s.CountPeople(ctx); err != nil {
+		t.Fatal(err)
+	} else if n != 1 {
 		t.Fatalf("people after commit: %d, want 1", n)
 	}
 	if got, err := s.SignalsByCompanies(ctx, []int64{cs[0].ID}, 10); err != nil || len(got) != 1 {

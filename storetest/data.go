@@ -26,7 +26,16 @@ func i64(n int64) *int64     { return &n }
 func f64(n float64) *float64 { return &n }
 func str(s string) *string   { return &s }
 func boolp(b bool) *bool     { return &b }
-func utc(s string) time.Time { t, _ := time.Parse(time.RFC3339, s); return t.UTC() }
+
+// utc parses a time literal of the suite; a malformed one is a bug of
+// the suite itself.
+func utc(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		panic("storetest: " + err.Error())
+	}
+	return t.UTC()
+}
 func wantRes(t *testing.T, what string, got prospector.UpsertResult, err error, ins, upd, unch int) {
 	t.Helper()
 	if err != nil {
@@ -87,10 +96,14 @@ func testCompanies(t *testing.T, s prospector.Store) {
 	if got.CreatedAt.IsZero() || got.UpdatedAt.Before(got.CreatedAt) {
 		t.Errorf("timestamps %v %v", got.CreatedAt, got.UpdatedAt)
 	}
-	if c, _ := s.CompanyByDomain(ctx, "cobalt.example"); c.Name != "Cobalt GmbH" {
+	if c, err := s.CompanyByDomain(ctx, "cobalt.example"); err != nil {
+		t.Fatal(err)
+	} else if c.Name != "Cobalt GmbH" {
 		t.Errorf("last value in the batch did not win: %q", c.Name)
 	}
-	if c, _ := s.CompanyByDomain(ctx, "bluepeak.example"); *c.EmployeeCount != 40 || c.EmployeeRange != "11-50" {
+	if c, err := s.CompanyByDomain(ctx, "bluepeak.example"); err != nil {
+		t.Fatal(err)
+	} else if *c.EmployeeCount != 40 || c.EmployeeRange != "11-50" {
 		t.Errorf("update not applied: %+v", c)
 	}
 	if c, err := s.CompanyByNetworkURL(ctx, "https://network.example/company/acme-robotics"); err != nil || c.ID != cs[0].ID {
@@ -124,7 +137,10 @@ func testCompanies(t *testing.T, s prospector.Store) {
 	if err != nil || len(page1) != 2 || page1[0].ID >= page1[1].ID {
 		t.Fatalf("list page 1: %v %v", page1, err)
 	}
-	page2, _ := s.ListCompanies(ctx, page1[1].ID, 2)
+	page2, err := s.ListCompanies(ctx, page1[1].ID, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(page2) != 1 {
 		t.Fatalf("list page 2: %d rows, want 1", len(page2))
 	}
@@ -157,7 +173,10 @@ func testCompaniesLargeBatch(t *testing.T, s prospector.Store) {
 		}
 		seen[c.ID] = true
 	}
-	got, _ := s.CompanyByDomain(ctx, "c4999.example")
+	got, err := s.CompanyByDomain(ctx, "c4999.example")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if got.ID != cs[4999].ID || *got.EmployeeCount != 4999 {
 		t.Fatalf("row 4999 read back as %+v", got)
 	}
@@ -245,13 +264,19 @@ func testPeople(t *testing.T, s prospector.Store) {
 	moved[1].CompanyID, moved[1].Title = &cs[1].ID, "Staff Engineer"
 	res, err = s.UpsertPeople(ctx, moved)
 	wantRes(t, "a job change", res, err, 0, 1, 2)
-	if at, _ := s.PeopleAtCompany(ctx, cs[1].ID); len(at) != 1 || at[0].Title != "Staff Engineer" {
+	if at, err := s.PeopleAtCompany(ctx, cs[1].ID); err != nil {
+		t.Fatal(err)
+	} else if len(at) != 1 || at[0].Title != "Staff Engineer" {
 		t.Fatalf("moved person not at the new company: %v", at)
 	}
-	if n, _ := s.CountPeople(ctx); n != 3 {
+	if n, err := s.CountPeople(ctx); err != nil {
+		t.Fatal(err)
+	} else if n != 3 {
 		t.Fatalf("count %d", n)
 	}
-	if l, _ := s.ListPeople(ctx, ps[0].ID, 10); len(l) != 2 {
+	if l, err := s.ListPeople(ctx, ps[0].ID, 10); err != nil {
+		t.Fatal(err)
+	} else if len(l) != 2 {
 		t.Fatalf("list after first: %d", len(l))
 	}
 }
@@ -328,13 +353,19 @@ func testSignals(t *testing.T, s prospector.Store) {
 	if *got[0].PersonID != p.ID || got[1].Score == nil || *got[1].Score != 80 || !got[1].DetectedAt.Equal(utc("2026-10-01T10:00:00Z")) {
 		t.Fatalf("fields not kept: %+v %+v", got[0], got[1])
 	}
-	if l, _ := s.SignalsByCompanies(ctx, []int64{cs[0].ID}, 1); len(l) != 1 {
+	if l, err := s.SignalsByCompanies(ctx, []int64{cs[0].ID}, 1); err != nil {
+		t.Fatal(err)
+	} else if len(l) != 1 {
 		t.Fatalf("limit not applied")
 	}
-	if n, _ := s.CountSignals(ctx); n != 3 {
+	if n, err := s.CountSignals(ctx); err != nil {
+		t.Fatal(err)
+	} else if n != 3 {
 		t.Fatalf("count %d", n)
 	}
-	if l, _ := s.ListSignals(ctx, 0, 10); len(l) != 3 {
+	if l, err := s.ListSignals(ctx, 0, 10); err != nil {
+		t.Fatal(err)
+	} else if len(l) != 3 {
 		t.Fatalf("list %d", len(l))
 	}
 }
@@ -371,15 +402,23 @@ func testEvents(t *testing.T, s prospector.Store) {
 		t.Fatalf("attributes round trip\n%+v\nwant\n%+v", all[0].Attributes, wantAttrs)
 	}
 	from, until := utc("2026-09-01T00:00:00Z"), utc("2026-10-01T12:00:00Z")
-	window, _ := s.NewsEvents(ctx, prospector.EventFilter{CompanyID: cs[0].ID, From: &from, Until: &until, Limit: 10})
+	window, err := s.NewsEvents(ctx, prospector.EventFilter{CompanyID: cs[0].ID, From: &from, Until: &until, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(window) != 2 || window[0].EffectiveDate != "2026-10-01" {
 		t.Fatalf("window (inclusive bounds): %d events", len(window))
 	}
-	paged, _ := s.NewsEvents(ctx, prospector.EventFilter{CompanyID: cs[0].ID, Offset: 1, Limit: 2})
+	paged, err := s.NewsEvents(ctx, prospector.EventFilter{CompanyID: cs[0].ID, Offset: 1, Limit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(paged) != 2 || paged[0].EffectiveDate != "2026-10-01" {
 		t.Fatalf("offset/limit: %v", paged)
 	}
-	if none, _ := s.NewsEvents(ctx, prospector.EventFilter{CompanyID: cs[1].ID, Limit: 10}); len(none) != 0 {
+	if none, err := s.NewsEvents(ctx, prospector.EventFilter{CompanyID: cs[1].ID, Limit: 10}); err != nil {
+		t.Fatal(err)
+	} else if len(none) != 0 {
 		t.Fatalf("other company's news leaked: %d", len(none))
 	}
 
@@ -423,7 +462,9 @@ func testChangeSequence(t *testing.T, s prospector.Store) {
 		}
 	}
 	last := all[2].Seq
-	if page, _ := s.CompaniesChangedSince(ctx, 0, 2); len(page) != 2 || page[1].Seq != all[1].Seq {
+	if page, err := s.CompaniesChangedSince(ctx, 0, 2); err != nil {
+		t.Fatal(err)
+	} else if len(page) != 2 || page[1].Seq != all[1].Seq {
 		t.Fatalf("limit not applied in seq order")
 	}
 	again := sampleCompanies()
@@ -431,7 +472,10 @@ func testChangeSequence(t *testing.T, s prospector.Store) {
 	if _, err := s.UpsertCompanies(ctx, again); err != nil {
 		t.Fatal(err)
 	}
-	changed, _ := s.CompaniesChangedSince(ctx, last, 10)
+	changed, err := s.CompaniesChangedSince(ctx, last, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(changed) != 1 || changed[0].Domain != "bluepeak.example" || changed[0].Seq <= last {
 		t.Fatalf("after one update, changed since %d: %+v", last, changed)
 	}
@@ -439,7 +483,10 @@ func testChangeSequence(t *testing.T, s prospector.Store) {
 	if _, err := s.UpsertPeople(ctx, ps); err != nil {
 		t.Fatal(err)
 	}
-	people, _ := s.PeopleChangedSince(ctx, 0, 10)
+	people, err := s.PeopleChangedSince(ctx, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(people) != 2 || people[1].Seq <= people[0].Seq {
 		t.Fatalf("people changed since 0: %+v", people)
 	}
@@ -447,7 +494,9 @@ func testChangeSequence(t *testing.T, s prospector.Store) {
 	if _, err := s.UpsertPeople(ctx, ps); err != nil {
 		t.Fatal(err)
 	}
-	if moved, _ := s.PeopleChangedSince(ctx, people[1].Seq, 10); len(moved) != 1 || moved[0].ExternalID != "a" {
+	if moved, err := s.PeopleChangedSince(ctx, people[1].Seq, 10); err != nil {
+		t.Fatal(err)
+	} else if len(moved) != 1 || moved[0].ExternalID != "a" {
 		t.Fatalf("updated person not after the last seq: %+v", moved)
 	}
 }

@@ -109,6 +109,13 @@ func testEmailLookup(t *testing.T, s prospector.Store) {
 	if got := creditsUsed(t, s, w.ID, now); got != 1 {
 		t.Fatalf("used %d after one charged lookup, want 1", got)
 	}
+	// Negative credits would give credits back: refused, nothing stored.
+	if got, _, err := record(lookup(w.ID, "", "neg", -1), now); err == nil {
+		t.Fatalf("negative credits accepted: %+v", got)
+	}
+	if got := creditsUsed(t, s, w.ID, now); got != 1 {
+		t.Fatalf("used %d after a refused lookup, want 1", got)
+	}
 
 	t.Run("ReplayWithinWindow", func(t *testing.T) {
 		for _, at := range []time.Time{now, now.Add(prospector.IdempotencyWindow - time.Minute)} {
@@ -119,6 +126,18 @@ func testEmailLookup(t *testing.T, s prospector.Store) {
 		}
 		if got := creditsUsed(t, s, w.ID, now); got != 1 {
 			t.Fatalf("used %d after replays, want 1", got)
+		}
+	})
+	t.Run("ByKey", func(t *testing.T) {
+		got, err := s.EmailLookupByKey(ctx, w.ID, "k1")
+		if err != nil || !sameLookup(got, first) || !got.KeyHeldAt(now) || got.KeyHeldAt(now.Add(prospector.IdempotencyWindow)) {
+			t.Fatalf("by key: %+v, %v; want the first lookup, held for the window", got, err)
+		}
+		if _, err := s.EmailLookupByKey(ctx, w.ID, "k2"); !errors.Is(err, prospector.ErrNotFound) {
+			t.Fatalf("unused key: %v", err)
+		}
+		if _, err := s.EmailLookupByKey(ctx, "ws_other", "k1"); !errors.Is(err, prospector.ErrNotFound) {
+			t.Fatalf("another workspace's key: %v", err)
 		}
 	})
 	t.Run("Mismatch", func(t *testing.T) {

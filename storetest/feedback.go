@@ -88,7 +88,10 @@ func testFeedbackLead(t *testing.T, s prospector.Store) {
 	if _, err := s.UpsertPeople(ctx, fx.people[:1]); err != nil {
 		t.Fatal(err)
 	}
-	leads, _ := s.RadarLeads(ctx, prospector.LeadFilter{RadarID: r.ID, Limit: 10})
+	leads, err := s.RadarLeads(ctx, prospector.LeadFilter{RadarID: r.ID, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
 	byName := map[string]*prospector.Lead{}
 	for _, l := range leads {
 		byName[l.FullName] = l
@@ -201,11 +204,16 @@ func testFeedbackOrdering(t *testing.T, s prospector.Store) {
 	if !res.Applied || !res.Mutated || res.After.Status != "replied" {
 		t.Fatalf("event at the same time: %+v", res)
 	}
-	f, _ := s.LeadFeedback(context.Background(), w.ID, l.ID)
+	f, err := s.LeadFeedback(context.Background(), w.ID, l.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if f.Events != 6 || !f.LastBounceAt.Equal(utc("2026-11-09T10:00:00Z")) || f.Status != "replied" {
 		t.Fatalf("record after stale events: %+v", f)
 	}
-	if evs, _ := s.FeedbackEvents(context.Background(), w.ID, l.ID); len(evs) != 6 {
+	if evs, err := s.FeedbackEvents(context.Background(), w.ID, l.ID); err != nil {
+		t.Fatal(err)
+	} else if len(evs) != 6 {
 		t.Fatalf("%d events stored, want 6", len(evs))
 	}
 }
@@ -246,7 +254,9 @@ func testFeedbackIdempotency(t *testing.T, s prospector.Store) {
 	if _, _, err := s.RecordFeedbackEvent(ctx, other, now.Add(time.Minute)); !errors.Is(err, prospector.ErrIdempotencyMismatch) {
 		t.Fatalf("same key, other body: %v", err)
 	}
-	if evs, _ := s.FeedbackEvents(ctx, w.ID, leads[0].ID); len(evs) != 1 {
+	if evs, err := s.FeedbackEvents(ctx, w.ID, leads[0].ID); err != nil {
+		t.Fatal(err)
+	} else if len(evs) != 1 {
 		t.Fatalf("%d events after a replay, want 1", len(evs))
 	}
 	if st := leadState(t, s, w, leads[1].ID); st.Status != "detected" {
@@ -259,7 +269,9 @@ func testFeedbackIdempotency(t *testing.T, s prospector.Store) {
 	if err != nil || replayed || !res2.Mutated {
 		t.Fatalf("key after the window: %+v, %v, %v", res2, replayed, err)
 	}
-	if evs, _ := s.FeedbackEvents(ctx, w.ID, leads[0].ID); len(evs) != 2 || evs[0].IdempotencyKey != "" ||
+	if evs, err := s.FeedbackEvents(ctx, w.ID, leads[0].ID); err != nil {
+		t.Fatal(err)
+	} else if len(evs) != 2 || evs[0].IdempotencyKey != "" ||
 		evs[1].IdempotencyKey != "k-1" {
 		t.Fatalf("events after the window: %d", len(evs))
 	}
@@ -286,7 +298,9 @@ func testFeedbackIdempotency(t *testing.T, s prospector.Store) {
 		}()
 	}
 	wg.Wait()
-	if evs, _ := s.FeedbackEvents(ctx, w.ID, leads[2].ID); applied != 1 || len(evs) != 1 {
+	if evs, err := s.FeedbackEvents(ctx, w.ID, leads[2].ID); err != nil {
+		t.Fatal(err)
+	} else if applied != 1 || len(evs) != 1 {
 		t.Fatalf("10 concurrent retries: %d applied, %d stored", applied, len(evs))
 	}
 }
@@ -369,33 +383,48 @@ func testFeedbackEmailOutcomes(t *testing.T, s prospector.Store) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("outcomes %+v\nwant %+v", got, want)
 	}
-	f, _ := s.LeadFeedback(ctx, w.ID, leads[0].ID)
+	f, err := s.LeadFeedback(ctx, w.ID, leads[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if f.EmailStatus != prospector.EmailUndeliverable || f.Email != "aquill@acme-robotics.example" ||
 		f.EmailDomain != "acme-robotics.example" {
 		t.Fatalf("lead email %+v", f)
 	}
 	// The mailbox replies later: it takes mail after all.
 	reply(leads[0], "aquill@acme-robotics.example", "2026-11-04T10:00:00Z", "flast")
-	got, _ = s.EmailOutcomes(ctx, "acme-robotics.example")
+	got, err = s.EmailOutcomes(ctx, "acme-robotics.example")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if got.Undeliverable["aquill@acme-robotics.example"] || got.Patterns["flast"] != (prospector.PatternOutcome{Bounces: 1, Replies: 2}) {
 		t.Fatalf("after the reply: %+v", got)
 	}
-	if f, _ := s.LeadFeedback(ctx, w.ID, leads[0].ID); f.EmailStatus != prospector.EmailDeliverable {
+	if f, err := s.LeadFeedback(ctx, w.ID, leads[0].ID); err != nil {
+		t.Fatal(err)
+	} else if f.EmailStatus != prospector.EmailDeliverable {
 		t.Fatalf("lead email after the reply: %s", f.EmailStatus)
 	}
 	// An older bounce does not undo it, but still counts once.
 	bounce(leads[0], "aquill@acme-robotics.example", "2026-10-01T10:00:00Z", "flast")
-	got, _ = s.EmailOutcomes(ctx, "acme-robotics.example")
+	got, err = s.EmailOutcomes(ctx, "acme-robotics.example")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if got.Undeliverable["aquill@acme-robotics.example"] {
 		t.Fatal("an older bounce marked the address undeliverable again")
 	}
 	// A bounce without a known address marks the lead only.
 	res = bounce(leads[4], "", "2026-11-05T10:00:00Z")
-	if f, _ := s.LeadFeedback(ctx, w.ID, leads[4].ID); res.EmailStatus != prospector.EmailUndeliverable ||
+	if f, err := s.LeadFeedback(ctx, w.ID, leads[4].ID); err != nil {
+		t.Fatal(err)
+	} else if res.EmailStatus != prospector.EmailUndeliverable ||
 		f.EmailStatus != prospector.EmailUndeliverable || f.Email != "" {
 		t.Fatalf("bounce without an address: %+v", f)
 	}
-	if got, _ := s.EmailOutcomes(ctx, "unknown.example"); len(got.Patterns) != 0 || len(got.Undeliverable) != 0 {
+	if got, err := s.EmailOutcomes(ctx, "unknown.example"); err != nil {
+		t.Fatal(err)
+	} else if len(got.Patterns) != 0 || len(got.Undeliverable) != 0 {
 		t.Fatalf("unknown domain: %+v", got)
 	}
 }
@@ -455,7 +484,10 @@ func testFeedbackInsights(t *testing.T, s prospector.Store) {
 	}
 	// top cuts the lists; a window of 61 days takes lead 5 in; another
 	// workspace sees nothing.
-	in, _ = s.FeedbackInsights(ctx, w.ID, now.Add(-61*24*time.Hour), 1)
+	in, err = s.FeedbackInsights(ctx, w.ID, now.Add(-61*24*time.Hour), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(in.Titles) != 1 || len(in.Companies) != 1 || len(in.SignalTypes) != 1 || in.Summary.TotalLeads != 6 ||
 		in.Summary.Replied != 4 || in.Titles[0] != ps("VP Sales", 3, 3, 1, 1) {
 		t.Fatalf("61 days, top 1: %+v", in)

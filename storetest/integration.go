@@ -60,8 +60,8 @@ func testWebhookSettings(t *testing.T, s prospector.Store) {
 		!got.CreatedAt.Equal(in.CreatedAt) {
 		t.Fatalf("read back %+v, want %+v", got, in)
 	}
-	if err := s.CreateWebhookSettings(ctx, in); !errors.Is(err, prospector.ErrConflict) {
-		t.Fatalf("second create: err = %v, want ErrConflict", err)
+	if err := s.CreateWebhookSettings(ctx, in); !errors.Is(err, prospector.ErrAlreadyExists) {
+		t.Fatalf("second create: err = %v, want ErrAlreadyExists", err)
 	}
 	orphan := &prospector.WebhookSettings{WorkspaceID: "ws_missing", SigningSecret: prospector.NewWebhookSecret()}
 	if err := s.CreateWebhookSettings(ctx, orphan); !errors.Is(err, prospector.ErrNotFound) {
@@ -112,7 +112,10 @@ func testWebhookSettings(t *testing.T, s prospector.Store) {
 	if changed, err := s.DisableWebhookAutoSync(ctx, w.ID, "https://b.example.com/", "410 Gone", now); err != nil || !changed {
 		t.Fatalf("disable: changed=%v err=%v", changed, err)
 	}
-	off, _ := s.WebhookSettings(ctx, w.ID)
+	off, err := s.WebhookSettings(ctx, w.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if off.AutoSync || off.DisabledReason != "410 Gone" || off.DisabledAt == nil || !off.DisabledAt.Equal(now) {
 		t.Fatalf("disabled settings read back %+v", off)
 	}
@@ -145,7 +148,10 @@ func testOutreachIntegration(t *testing.T, s prospector.Store) {
 	if err := s.PutOutreachIntegration(ctx, a2); err != nil {
 		t.Fatal(err)
 	}
-	got, _ = s.OutreachIntegration(ctx, w.ID, prospector.DestinationOutreachToolA)
+	got, err = s.OutreachIntegration(ctx, w.ID, prospector.DestinationOutreachToolA)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if got.APIKey != "ka_2" || got.CampaignID != "cmp_2" || !got.CreatedAt.Equal(a.CreatedAt) || !got.UpdatedAt.After(got.CreatedAt) {
 		t.Fatalf("replace: %+v (created_at must be kept)", got)
 	}
@@ -233,14 +239,18 @@ func testDeliveries(t *testing.T, s prospector.Store) {
 	if err != nil || len(list) != 3 || list[0].ID != d2.ID {
 		t.Fatalf("list: %d deliveries (%v), newest first want %s", len(list), err, d2.ID)
 	}
-	if l, _ := s.ListDeliveries(ctx, prospector.DeliveryFilter{WorkspaceID: w.ID, Limit: 1}); len(l) != 1 {
+	if l, err := s.ListDeliveries(ctx, prospector.DeliveryFilter{WorkspaceID: w.ID, Limit: 1}); err != nil {
+		t.Fatal(err)
+	} else if len(l) != 1 {
 		t.Fatalf("limit 1: %d", len(l))
 	}
 	due, err := s.ListDeliveries(ctx, prospector.DeliveryFilter{Status: prospector.DeliveryPending, DueBefore: at})
 	if err != nil || len(due) != 4 || due[0].ID != d2.ID {
 		t.Fatalf("due: %d (%v), oldest due first want %s", len(due), err, d2.ID)
 	}
-	if l, _ := s.ListDeliveries(ctx, prospector.DeliveryFilter{DueBefore: at.Add(-30 * time.Second)}); len(l) != 1 {
+	if l, err := s.ListDeliveries(ctx, prospector.DeliveryFilter{DueBefore: at.Add(-30 * time.Second)}); err != nil {
+		t.Fatal(err)
+	} else if len(l) != 1 {
 		t.Fatalf("due a minute ago: %d, want 1", len(l))
 	}
 
@@ -250,13 +260,16 @@ func testDeliveries(t *testing.T, s prospector.Store) {
 	if err := s.MarkDelivery(ctx, d1.ID, 0, fail, at); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.MarkDelivery(ctx, d1.ID, 0, fail, at); !errors.Is(err, prospector.ErrConflict) {
-		t.Fatalf("same attempt recorded twice: err = %v, want ErrConflict", err)
+	if err := s.MarkDelivery(ctx, d1.ID, 0, fail, at); !errors.Is(err, prospector.ErrConcurrentUpdate) {
+		t.Fatalf("same attempt recorded twice: err = %v, want ErrConcurrentUpdate", err)
 	}
 	if err := s.MarkDelivery(ctx, "msg_nope", 0, fail, at); !errors.Is(err, prospector.ErrNotFound) {
 		t.Fatalf("unknown delivery: err = %v, want ErrNotFound", err)
 	}
-	got, _ = s.Delivery(ctx, d1.ID)
+	got, err = s.Delivery(ctx, d1.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if got.Attempts != 1 || !got.NextAttemptAt.Equal(next) || got.LastStatusCode != 503 || got.LastError != "HTTP 503: busy" ||
 		got.Status != prospector.DeliveryPending || !got.UpdatedAt.Equal(at) {
 		t.Fatalf("after a failed attempt: %+v", got)
@@ -266,15 +279,42 @@ func testDeliveries(t *testing.T, s prospector.Store) {
 		NextAttemptAt: done, LastStatusCode: 204, DeliveredAt: &done}, done); err != nil {
 		t.Fatal(err)
 	}
-	got, _ = s.Delivery(ctx, d1.ID)
+	got, err = s.Delivery(ctx, d1.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if got.Status != prospector.DeliveryDelivered || got.Attempts != 2 || got.LastStatusCode != 204 || got.LastError != "" ||
 		got.DeliveredAt == nil || !got.DeliveredAt.Equal(done) {
 		t.Fatalf("after delivery: %+v", got)
 	}
-	if l, _ := s.ListDeliveries(ctx, prospector.DeliveryFilter{WorkspaceID: w.ID, Status: prospector.DeliveryDelivered}); len(l) != 1 || l[0].ID != d1.ID {
+	if l, err := s.ListDeliveries(ctx, prospector.DeliveryFilter{WorkspaceID: w.ID, Status: prospector.DeliveryDelivered}); err != nil {
+		t.Fatal(err)
+	} else if len(l) != 1 || l[0].ID != d1.ID {
 		t.Fatalf("by status: %+v", l)
 	}
 	if err := s.MarkDelivery(ctx, d2.ID, 0, prospector.DeliveryUpdate{Status: "lost", NextAttemptAt: at}, at); err == nil {
 		t.Fatal("an unknown status must be refused")
+	}
+
+	// A payload that is not JSON is refused and nothing is queued; a
+	// delivery without payload or due time carries {} and is due now.
+	if _, err := s.AddDelivery(ctx, &prospector.Delivery{WorkspaceID: other.ID, DestinationKind: prospector.DestinationWebhook,
+		DestinationURL: url, LeadID: "ld_bad", Payload: []byte(`{"id":`)}); prospector.ErrorCode(err) != prospector.EINVALID {
+		t.Fatalf("payload that is not JSON: err = %v, want a validation error", err)
+	}
+	before := time.Now().Add(-time.Millisecond)
+	bare := &prospector.Delivery{WorkspaceID: other.ID, DestinationKind: prospector.DestinationWebhook, DestinationURL: url,
+		LeadID: "ld_bare"}
+	if created, err := s.AddDelivery(ctx, bare); err != nil || !created {
+		t.Fatalf("bare delivery: created %v, %v", created, err)
+	}
+	got, err = s.Delivery(ctx, bare.ID)
+	if err != nil || !sameJSON(t, got.Payload, []byte(`{}`)) || got.NextAttemptAt.Before(before) ||
+		got.NextAttemptAt.After(time.Now()) || !got.NextAttemptAt.Equal(bare.NextAttemptAt) {
+		t.Fatalf("bare delivery read back %+v (%v), added %+v", got, err, bare)
+	}
+	l, err := s.ListDeliveries(ctx, prospector.DeliveryFilter{WorkspaceID: other.ID})
+	if err != nil || len(l) != 2 {
+		t.Fatalf("other workspace: %d deliveries, %v; want the two valid ones", len(l), err)
 	}
 }

@@ -20,6 +20,8 @@ func runJob(t *testing.T, open Opener) {
 	t.Run("JobEnqueue", func(t *testing.T) { testJobEnqueue(t, open(t)) })
 	t.Run("JobClaimOrder", func(t *testing.T) { testJobClaimOrder(t, open(t)) })
 	t.Run("JobLease", func(t *testing.T) { testJobLease(t, open(t)) })
+	t.Run("JobLeaseSameWorker", func(t *testing.T) { testJobLeaseSameWorker(t, open(t)) })
+	t.Run("JobPrune", func(t *testing.T) { testJobPrune(t, open(t)) })
 	t.Run("JobRetry", func(t *testing.T) { testJobRetry(t, open(t)) })
 	t.Run("JobClaimConcurrent", func(t *testing.T) { testJobClaimConcurrent(t, open(t)) })
 }
@@ -103,10 +105,12 @@ func testJobEnqueue(t *testing.T, s prospector.Store) {
 	if len(claimed) != 4 {
 		t.Fatalf("claimed %d radar.scan jobs, want 4", len(claimed))
 	}
-	if created, _ := s.EnqueueJob(ctx, &prospector.Job{Kind: "radar.scan", Key: "radar_1"}); created {
+	if created, err := s.EnqueueJob(ctx, &prospector.Job{Kind: "radar.scan", Key: "radar_1"}); err != nil {
+		t.Fatal(err)
+	} else if created {
 		t.Fatal("a key whose job is running was enqueued again")
 	}
-	if err := s.CompleteJob(ctx, j.ID, "w1"); err != nil {
+	if err := s.CompleteJob(ctx, j.ID, claimed[0].LeaseToken); err != nil {
 		t.Fatal(err)
 	}
 	again := enqueue(t, s, &prospector.Job{Kind: "radar.scan", Key: "radar_1"})
@@ -187,7 +191,7 @@ func testJobClaimOrder(t *testing.T, s prospector.Store) {
 	}
 	// Finish the claimed jobs, whose leases would have expired by then.
 	for _, j := range []*prospector.Job{first, tie1, tie2, late, other} {
-		if err := s.CompleteJob(context.Background(), j.ID, "w1"); err != nil {
+		if err := s.CompleteJob(context.Background(), j.ID, mustJob(t, s, j.ID).LeaseToken); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -201,9 +205,11 @@ func testJobLease(t *testing.T, s prospector.Store) {
 	ctx := context.Background()
 	t0 := jobEpoch()
 	j := enqueue(t, s, &prospector.Job{Kind: "a", RunAt: t0})
-	if got := claim(t, s, "node-a", nil, 10, t0); len(got) != 1 {
-		t.Fatalf("node-a claimed %v", jobIDs(got))
+	byA := claim(t, s, "node-a", nil, 10, t0)
+	if len(byA) != 1 || byA[0].LeaseToken == "" {
+		t.Fatalf("node-a claimed %+v, want one job with a lease token", byA)
 	}
+	tokenA := byA[0].LeaseToken
 	if got := claim(t, s, "node-b", nil, 10, t0.Add(59*time.Second)); len(got) != 0 {
 		t.Fatalf("a job under lease was claimed again: %v", jobIDs(got))
 	}
@@ -215,36 +221,41 @@ func testJobLease(t *testing.T, s prospector.Store) {
 	if !strings.Contains(got[0].LastError, "node-a") {
 		t.Errorf("last_error %q does not say whose lease expired", got[0].LastError)
 	}
+	tokenB := got[0].LeaseToken
+	if tokenB == "" || tokenB == tokenA {
+		t.Fatalf("second claim's lease token %q, want a new one (first %q)", tokenB, tokenA)
+	}
 	for name, err := range map[string]error{
-		"complete": s.CompleteJob(ctx, j.ID, "node-a"),
-		"retry":    s.RetryJob(ctx, j.ID, "node-a", t0, "x"),
-		"fail":     s.FailJob(ctx, j.ID, "node-a", "x"),
-		"extend":   s.ExtendJobLease(ctx, j.ID, "node-a", t0.Add(time.Hour)),
+		"complete": s.CompleteJob(ctx, j.ID, tokenA),
+		"retry":    s.RetryJob(ctx, j.ID, tokenA, t0, "x"),
+		"fail":     s.FailJob(ctx, j.ID, tokenA, "x"),
+		"extend":   s.ExtendJobLease(ctx, j.ID, tokenA, t0.Add(time.Hour)),
+		"no token": s.CompleteJob(ctx, j.ID, ""),
 	} {
 		if !errors.Is(err, prospector.ErrLeaseLost) {
 			t.Errorf("%s by the worker that lost the lease: err = %v, want ErrLeaseLost", name, err)
 		}
 	}
-	if err := s.CompleteJob(ctx, j.ID, "node-b"); err != nil {
+	if err := s.CompleteJob(ctx, j.ID, tokenB); err != nil {
 		t.Fatal(err)
 	}
 	if done := mustJob(t, s, j.ID); done.State != prospector.JobDone || done.LockedUntil != nil || done.LockedBy != "node-b" {
 		t.Fatalf("completed job %+v", done)
 	}
-	if err := s.CompleteJob(ctx, j.ID, "node-b"); !errors.Is(err, prospector.ErrLeaseLost) {
+	if err := s.CompleteJob(ctx, j.ID, tokenB); !errors.Is(err, prospector.ErrLeaseLost) {
 		t.Fatalf("completing a done job: err = %v, want ErrLeaseLost", err)
 	}
 	if got := claim(t, s, "node-c", nil, 10, t0.Add(time.Hour)); len(got) != 0 {
 		t.Fatalf("a done job was claimed: %v", jobIDs(got))
 	}
-	if err := s.CompleteJob(ctx, 1<<40, "node-b"); !errors.Is(err, prospector.ErrNotFound) {
+	if err := s.CompleteJob(ctx, 1<<40, tokenB); !errors.Is(err, prospector.ErrNotFound) {
 		t.Fatalf("unknown job: err = %v, want ErrNotFound", err)
 	}
 
 	// Extending the lease keeps a long job from being taken over.
 	k := enqueue(t, s, &prospector.Job{Kind: "a", RunAt: t0})
-	claim(t, s, "node-a", nil, 10, t0)
-	if err := s.ExtendJobLease(ctx, k.ID, "node-a", t0.Add(5*time.Minute)); err != nil {
+	heldK := claim(t, s, "node-a", nil, 10, t0)
+	if err := s.ExtendJobLease(ctx, k.ID, heldK[0].LeaseToken, t0.Add(5*time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	if got := claim(t, s, "node-b", nil, 10, t0.Add(2*time.Minute)); len(got) != 0 {
@@ -270,8 +281,8 @@ func testJobRetry(t *testing.T, s prospector.Store) {
 	ctx := context.Background()
 	t0 := jobEpoch()
 	j := enqueue(t, s, &prospector.Job{Kind: "a", RunAt: t0, MaxAttempts: 2})
-	claim(t, s, "w", nil, 1, t0)
-	if err := s.RetryJob(ctx, j.ID, "w", t0.Add(10*time.Second), "boom 1"); err != nil {
+	first := claim(t, s, "w", nil, 1, t0)
+	if err := s.RetryJob(ctx, j.ID, first[0].LeaseToken, t0.Add(10*time.Second), "boom 1"); err != nil {
 		t.Fatal(err)
 	}
 	got := mustJob(t, s, j.ID)
@@ -282,10 +293,14 @@ func testJobRetry(t *testing.T, s prospector.Store) {
 	if got := claim(t, s, "w", nil, 1, t0.Add(5*time.Second)); len(got) != 0 {
 		t.Fatalf("claimed before the retry's run_at: %v", jobIDs(got))
 	}
-	if got := claim(t, s, "w", nil, 1, t0.Add(10*time.Second)); len(got) != 1 || got[0].Attempts != 2 || got[0].LastError != "boom 1" {
-		t.Fatalf("retry claim: %+v", got)
+	second := claim(t, s, "w", nil, 1, t0.Add(10*time.Second))
+	if len(second) != 1 || second[0].Attempts != 2 || second[0].LastError != "boom 1" {
+		t.Fatalf("retry claim: %+v", second)
 	}
-	if err := s.RetryJob(ctx, j.ID, "w", t0.Add(time.Minute), "boom 2"); err != nil {
+	if err := s.RetryJob(ctx, j.ID, first[0].LeaseToken, t0.Add(time.Minute), "stale"); !errors.Is(err, prospector.ErrLeaseLost) {
+		t.Fatalf("retry with the first claim's token: err = %v, want ErrLeaseLost", err)
+	}
+	if err := s.RetryJob(ctx, j.ID, second[0].LeaseToken, t0.Add(time.Minute), "boom 2"); err != nil {
 		t.Fatal(err)
 	}
 	if got := mustJob(t, s, j.ID); got.State != prospector.JobFailed || got.LastError != "boom 2" || got.Attempts != 2 {
@@ -294,13 +309,13 @@ func testJobRetry(t *testing.T, s prospector.Store) {
 	if got := claim(t, s, "w", nil, 10, t0.Add(time.Hour)); len(got) != 0 {
 		t.Fatalf("a failed job was claimed: %v", jobIDs(got))
 	}
-	if err := s.RetryJob(ctx, j.ID, "w", t0, "x"); !errors.Is(err, prospector.ErrLeaseLost) {
+	if err := s.RetryJob(ctx, j.ID, second[0].LeaseToken, t0, "x"); !errors.Is(err, prospector.ErrLeaseLost) {
 		t.Fatalf("retry of a failed job: err = %v, want ErrLeaseLost", err)
 	}
 
 	k := enqueue(t, s, &prospector.Job{Kind: "a", RunAt: t0})
-	claim(t, s, "w", nil, 1, t0)
-	if err := s.FailJob(ctx, k.ID, "w", "bad payload"); err != nil {
+	heldK := claim(t, s, "w", nil, 1, t0)
+	if err := s.FailJob(ctx, k.ID, heldK[0].LeaseToken, "bad payload"); err != nil {
 		t.Fatal(err)
 	}
 	if got := mustJob(t, s, k.ID); got.State != prospector.JobFailed || got.LastError != "bad payload" || got.Attempts != 1 {
@@ -344,7 +359,7 @@ func testJobClaimConcurrent(t *testing.T, s prospector.Store) {
 					}
 					claimedBy[j.ID] = worker
 					mu.Unlock()
-					if err := s.CompleteJob(ctx, j.ID, worker); err != nil {
+					if err := s.CompleteJob(ctx, j.ID, j.LeaseToken); err != nil {
 						t.Errorf("%s: complete %d: %v", worker, j.ID, err)
 					}
 				}

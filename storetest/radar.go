@@ -16,13 +16,16 @@ import (
 // runRadar covers radars, leads and what the radar engine reads.
 func runRadar(t *testing.T, open Opener) {
 	t.Run("RadarCreate", func(t *testing.T) { testRadarCreate(t, open(t)) })
+	t.Run("RadarCreateInQuota", func(t *testing.T) { testRadarCreateInQuota(t, open(t)) })
 	t.Run("BackfillSignals", func(t *testing.T) { testBackfillSignals(t, open(t)) })
 	t.Run("LeadBatch", func(t *testing.T) { testLeadBatch(t, open(t)) })
 	t.Run("LeadBatchQuota", func(t *testing.T) { testLeadBatchQuota(t, open(t)) })
 	t.Run("LeadBatchCursor", func(t *testing.T) { testLeadBatchCursor(t, open(t)) })
+	t.Run("LeadBatchAutoSync", func(t *testing.T) { testLeadBatchAutoSync(t, open(t)) })
 	t.Run("LeadBatchConcurrentQuota", func(t *testing.T) { testLeadBatchConcurrentQuota(t, open(t)) })
 	t.Run("LeadReads", func(t *testing.T) { testLeadReads(t, open(t)) })
 	t.Run("LeadBatchLarge", func(t *testing.T) { testLeadBatchLarge(t, open(t)) })
+	runRadarChange(t, open)
 }
 
 // radarFixture is two companies, three people and six signals.
@@ -121,11 +124,16 @@ func testRadarCreate(t *testing.T, s prospector.Store) {
 		Cursors: []prospector.RadarCursor{{RadarID: empty.ID, From: 0, To: maxID}}}); err != nil {
 		t.Fatal(err)
 	}
-	b, _ = s.RadarBacklog(ctx)
+	b, err = s.RadarBacklog(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if b.MinCursor != maxID || len(b.Unbackfilled) != 1 || b.Unbackfilled[0] != r.ID {
 		t.Fatalf("backlog after a backfill and a scan: %+v", b)
 	}
-	if got, _ := s.Radar(ctx, empty.ID); got.BackfilledAt == nil || got.Cursor != maxID {
+	if got, err := s.Radar(ctx, empty.ID); err != nil {
+		t.Fatal(err)
+	} else if got.BackfilledAt == nil || got.Cursor != maxID {
 		t.Fatalf("backfilled radar: %+v", got)
 	}
 }
@@ -166,7 +174,10 @@ func testBackfillSignals(t *testing.T, s prospector.Store) {
 			t.Errorf("%s: %q, want %q", c.name, ids(got), c.want)
 		}
 	}
-	got, _ := s.BackfillSignals(ctx, prospector.BackfillScan{Through: top, Types: []string{"job_change"}, Limit: 1})
+	got, err := s.BackfillSignals(ctx, prospector.BackfillScan{Through: top, Types: []string{"job_change"}, Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := prospector.SignalRef{ID: fx.signals[1].ID, Type: "job_change", CompanyID: fx.blue.ID,
 		PersonID: fx.people[1].ID, DetectedAt: fx.signals[1].DetectedAt}
 	if len(got) != 1 || got[0] != want {
@@ -284,11 +295,15 @@ func testLeadBatch(t *testing.T, s prospector.Store) {
 	if res := apply(t, s, &prospector.LeadBatch{Matches: []prospector.LeadMatch{match(r2, fx, 0, map[int]float64{0: 60})}}); res.LeadsCreated != 1 {
 		t.Fatalf("second radar: %+v", res)
 	}
-	if n, _ := s.RadarLeads(ctx, prospector.LeadFilter{RadarID: r.ID, Limit: 10}); len(n) != 2 {
+	if n, err := s.RadarLeads(ctx, prospector.LeadFilter{RadarID: r.ID, Limit: 10}); err != nil {
+		t.Fatal(err)
+	} else if len(n) != 2 {
 		t.Fatalf("first radar now has %d leads", len(n))
 	}
 	other := NewWorkspace(t, s, "other", prospector.PlanGrowth)
-	if got, _ := s.LeadsByID(ctx, other.ID, []string{avery.ID}); len(got) != 0 {
+	if got, err := s.LeadsByID(ctx, other.ID, []string{avery.ID}); err != nil {
+		t.Fatal(err)
+	} else if len(got) != 0 {
 		t.Fatal("another workspace read the lead")
 	}
 }
@@ -345,15 +360,21 @@ func testLeadBatchCursor(t *testing.T, s prospector.Store) {
 	if !errors.Is(err, prospector.ErrCursorMoved) {
 		t.Fatalf("stale cursor: %v", err)
 	}
-	if leads, _ := s.RadarLeads(ctx, prospector.LeadFilter{RadarID: r.ID, Limit: 10}); len(leads) != 0 {
+	if leads, err := s.RadarLeads(ctx, prospector.LeadFilter{RadarID: r.ID, Limit: 10}); err != nil {
+		t.Fatal(err)
+	} else if len(leads) != 0 {
 		t.Fatal("a batch with a moved cursor wrote leads")
 	}
 	apply(t, s, &prospector.LeadBatch{Matches: []prospector.LeadMatch{match(r, fx, 0, map[int]float64{0: 50})},
 		Cursors: []prospector.RadarCursor{{RadarID: r.ID, From: at, To: at + 10}}})
-	if got, _ := s.Radar(ctx, r.ID); got.Cursor != at+10 {
+	if got, err := s.Radar(ctx, r.ID); err != nil {
+		t.Fatal(err)
+	} else if got.Cursor != at+10 {
 		t.Fatalf("cursor %d, want %d", got.Cursor, at+10)
 	}
-	if leads, _ := s.RadarLeads(ctx, prospector.LeadFilter{RadarID: r.ID, Limit: 10}); len(leads) != 1 {
+	if leads, err := s.RadarLeads(ctx, prospector.LeadFilter{RadarID: r.ID, Limit: 10}); err != nil {
+		t.Fatal(err)
+	} else if len(leads) != 1 {
 		t.Fatalf("%d leads after the batch", len(leads))
 	}
 }
@@ -441,7 +462,10 @@ func testLeadReads(t *testing.T, s prospector.Store) {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
-	leads, _ := s.RadarLeads(ctx, prospector.LeadFilter{RadarID: r.ID, Limit: 10})
+	leads, err := s.RadarLeads(ctx, prospector.LeadFilter{RadarID: r.ID, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
 	cleo, avery, basil := leads[0], leads[1], leads[2]
 	sigs, err := s.LeadSignals(ctx, []string{avery.ID, cleo.ID, basil.ID}, nil, 2)
 	if err != nil {
@@ -461,8 +485,22 @@ func testLeadReads(t *testing.T, s prospector.Store) {
 		!sg.DetectedAt.Equal(fx.signals[4].DetectedAt) || sg.LeadTitle != "VP Sales" || sg.LeadCompany != "Acme Robotics" {
 		t.Fatalf("lead signal fields %+v", sg)
 	}
-	if recent, _ := s.LeadSignals(ctx, []string{avery.ID}, &since, 10); len(recent) != 1 {
-		t.Fatalf("avery's signals since %v: %d, want 1", since, len(recent))
+	if recent, err := s.LeadSignals(ctx, []string{avery.ID}, &since, 10); err != nil || len(recent) != 1 {
+		t.Fatalf("avery's signals since %v: %d, %v; want 1", since, len(recent), err)
+	}
+	// A lead named twice contributes once, however far apart the two
+	// mentions are in a long list.
+	ids := []string{avery.ID}
+	for i := range 600 {
+		ids = append(ids, fmt.Sprintf("ld_missing%d", i))
+	}
+	once, err := s.LeadSignals(ctx, []string{avery.ID}, nil, 10)
+	if err != nil || len(once) == 0 {
+		t.Fatalf("avery's signals: %d, %v", len(once), err)
+	}
+	twice, err := s.LeadSignals(ctx, append(ids, avery.ID), nil, 10)
+	if err != nil || !reflect.DeepEqual(twice, once) {
+		t.Fatalf("avery named twice among 602 ids: %d signals, %v; want her %d once", len(twice), err, len(once))
 	}
 	all, err := s.RadarSignals(ctx, r.ID, nil, 10)
 	if err != nil {
@@ -475,10 +513,14 @@ func testLeadReads(t *testing.T, s prospector.Store) {
 	if strings.Join(got, ",") != "Signal 5,Signal 4,Signal 3,Signal 2,Signal 1,Signal 0" {
 		t.Fatalf("radar signals %v", got)
 	}
-	if recent, _ := s.RadarSignals(ctx, r.ID, &since, 10); len(recent) != 3 {
+	if recent, err := s.RadarSignals(ctx, r.ID, &since, 10); err != nil {
+		t.Fatal(err)
+	} else if len(recent) != 3 {
 		t.Fatalf("radar signals since: %d", len(recent))
 	}
-	if few, _ := s.RadarSignals(ctx, r.ID, nil, 2); len(few) != 2 {
+	if few, err := s.RadarSignals(ctx, r.ID, nil, 2); err != nil {
+		t.Fatal(err)
+	} else if len(few) != 2 {
 		t.Fatalf("radar signals limit: %d", len(few))
 	}
 	if none, err := s.RadarSignals(ctx, prospector.NewRadarID(), nil, 10); err != nil || len(none) != 0 {

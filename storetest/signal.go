@@ -48,7 +48,9 @@ func testSignalsChangedSince(t *testing.T, s prospector.Store) {
 			t.Fatalf("seqs not ascending and positive: %s", externalIDs(all))
 		}
 	}
-	if page, _ := s.SignalsChangedSince(ctx, 0, 2); len(page) != 2 || page[1].Seq != all[1].Seq {
+	if page, err := s.SignalsChangedSince(ctx, 0, 2); err != nil {
+		t.Fatal(err)
+	} else if len(page) != 2 || page[1].Seq != all[1].Seq {
 		t.Fatalf("limit not applied in seq order: %s", externalIDs(page))
 	}
 	last := all[2].Seq
@@ -56,14 +58,19 @@ func testSignalsChangedSince(t *testing.T, s prospector.Store) {
 	if _, err := s.UpsertSignals(ctx, again); err != nil {
 		t.Fatal(err)
 	}
-	if none, _ := s.SignalsChangedSince(ctx, last, 10); len(none) != 0 {
+	if none, err := s.SignalsChangedSince(ctx, last, 10); err != nil {
+		t.Fatal(err)
+	} else if len(none) != 0 {
 		t.Fatalf("an unchanged re-import moved signals: %s", externalIDs(none))
 	}
 	again[0].Title = "Hiring engineers"
 	if _, err := s.UpsertSignals(ctx, again); err != nil {
 		t.Fatal(err)
 	}
-	changed, _ := s.SignalsChangedSince(ctx, last, 10)
+	changed, err := s.SignalsChangedSince(ctx, last, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(changed) != 1 || changed[0].ExternalID != "s1" || changed[0].Title != "Hiring engineers" || changed[0].Seq <= last {
 		t.Fatalf("after one update, changed since %d: %s", last, externalIDs(changed))
 	}
@@ -129,7 +136,10 @@ func testSignalsByCompanies(t *testing.T, s prospector.Store) {
 	wantOrder("no ids", got, err, "")
 
 	// Rows are whole: the person, score and times survive.
-	got, _ = s.SignalsByCompanies(ctx, []int64{acme.ID}, 2)
+	got, err = s.SignalsByCompanies(ctx, []int64{acme.ID}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(got) != 2 || got[1].PersonID == nil || *got[1].PersonID != p.ID || *got[1].CompanyID != acme.ID ||
 		got[1].Type != "tech_changes" || !got[1].DetectedAt.Equal(utc("2026-10-01T00:00:00Z")) || got[1].ID != ss[1].ID {
 		t.Fatalf("fields not kept: %+v", got)
@@ -226,7 +236,10 @@ func testSignalFeed(t *testing.T, s prospector.Store) {
 			}
 		})
 	}
-	got, _ := s.SignalFeed(ctx, prospector.SignalFeedFilter{Type: "company_hiring", Limit: 1})
+	got, err := s.SignalFeed(ctx, prospector.SignalFeedFilter{Type: "company_hiring", Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(got) != 1 || got[0].ID != ss[3].ID || *got[0].CompanyID != acme.ID || !got[0].DetectedAt.Equal(utc("2026-11-01T00:00:00Z")) {
 		t.Fatalf("fields not kept: %+v", got)
 	}

@@ -25,14 +25,18 @@ func Run(t *testing.T, open Opener) {
 	t.Run("CreditsConcurrent", func(t *testing.T) { testCreditsConcurrent(t, open(t)) })
 	t.Run("Quota", func(t *testing.T) { testQuota(t, open(t)) })
 	t.Run("Setting", func(t *testing.T) { testSetting(t, open(t)) })
+	runWorkspaceAdmin(t, open)
 	runData(t, open)
 	runSignal(t, open)
+	runSources(t, open)
+	runSEC(t, open)
 	runEmail(t, open)
 	runJob(t, open)
 	runRadar(t, open)
 	runIntegration(t, open)
 	runFeedback(t, open)
 	runLeadCampaign(t, open)
+	runText(t, open)
 }
 
 // NewWorkspace creates a workspace on plan with the plan's default limits.
@@ -74,8 +78,8 @@ func testWorkspace(t *testing.T, s prospector.Store) {
 		t.Fatalf("by id: %+v, %v", byID, err)
 	}
 	dup := &prospector.Workspace{Name: "acme", Plan: prospector.PlanDefault}
-	if err := s.CreateWorkspace(ctx, dup); !errors.Is(err, prospector.ErrConflict) {
-		t.Fatalf("duplicate name: err = %v, want ErrConflict", err)
+	if err := s.CreateWorkspace(ctx, dup); !errors.Is(err, prospector.ErrAlreadyExists) {
+		t.Fatalf("duplicate name: err = %v, want ErrAlreadyExists", err)
 	}
 	if _, err := s.WorkspaceByName(ctx, "nope"); !errors.Is(err, prospector.ErrNotFound) {
 		t.Fatalf("unknown name: err = %v, want ErrNotFound", err)
@@ -91,7 +95,9 @@ func testWorkspace(t *testing.T, s prospector.Store) {
 	if err := s.CreateWorkspace(ctx, off); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := s.WorkspaceByName(ctx, "quiet"); got.PublicAPI || got.Credits.Limit != nil {
+	if got, err := s.WorkspaceByName(ctx, "quiet"); err != nil {
+		t.Fatal(err)
+	} else if got.PublicAPI || got.Credits.Limit != nil {
 		t.Fatalf("public_api false and unlimited credits not kept: %+v", got)
 	}
 	if n, err := s.CountWorkspaces(ctx); err != nil || n != 2 {
@@ -175,6 +181,11 @@ func testCredits(t *testing.T, s prospector.Store) {
 	if _, err := charge(60, ""); err != nil {
 		t.Fatal(err)
 	}
+	// A negative amount would give credits back: refused, and the usage
+	// checked below shows nothing was spent.
+	if _, err := charge(-10, ""); err == nil {
+		t.Fatal("negative charge accepted")
+	}
 	if _, err := charge(41, ""); !errors.Is(err, prospector.ErrInsufficientCredits) {
 		t.Fatalf("overdraw: err = %v", err)
 	}
@@ -185,7 +196,10 @@ func testCredits(t *testing.T, s prospector.Store) {
 	if err != nil || !replayed {
 		t.Fatalf("retry with same key: replayed=%v err=%v", replayed, err)
 	}
-	u, _ = s.CreditUsage(ctx, w.ID, now)
+	u, err = s.CreditUsage(ctx, w.ID, now)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if u.CreditsUsed != 100 || *u.Remaining() != 0 {
 		t.Fatalf("after charges used=%d remaining=%d, want 100 and 0", u.CreditsUsed, *u.Remaining())
 	}
@@ -219,7 +233,9 @@ func testCredits(t *testing.T, s prospector.Store) {
 			t.Fatalf("unlimited workspace blocked: %v", err)
 		}
 	}
-	if u, _ := s.CreditUsage(ctx, unl.ID, now); u.Remaining() != nil || u.CreditsUsed != 3000000 {
+	if u, err := s.CreditUsage(ctx, unl.ID, now); err != nil {
+		t.Fatal(err)
+	} else if u.Remaining() != nil || u.CreditsUsed != 3000000 {
 		t.Fatalf("unlimited usage %+v", u)
 	}
 	byp := &prospector.Workspace{Name: "bypassed", Plan: prospector.PlanDefault,
@@ -295,7 +311,10 @@ func testQuota(t *testing.T, s prospector.Store) {
 	if err := s.AcquireQuota(ctx, w.ID, prospector.QuotaNetworkAccounts); err != nil {
 		t.Fatal(err)
 	}
-	u, _ := s.CreditUsage(ctx, w.ID, time.Now())
+	u, err := s.CreditUsage(ctx, w.ID, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
 	if u.Radars.Used != 1 || u.NetworkAccounts.Used != 1 {
 		t.Fatalf("usage radars=%d accounts=%d, want 1 and 1", u.Radars.Used, u.NetworkAccounts.Used)
 	}
@@ -304,7 +323,9 @@ func testQuota(t *testing.T, s prospector.Store) {
 			t.Fatal(err)
 		}
 	}
-	if u, _ := s.CreditUsage(ctx, w.ID, time.Now()); u.Radars.Used != 0 {
+	if u, err := s.CreditUsage(ctx, w.ID, time.Now()); err != nil {
+		t.Fatal(err)
+	} else if u.Radars.Used != 0 {
 		t.Fatalf("release went to %d, want 0", u.Radars.Used)
 	}
 	if err := s.AcquireQuota(ctx, "ws_missing", prospector.QuotaRadars); !errors.Is(err, prospector.ErrNotFound) {
@@ -327,18 +348,41 @@ func testSetting(t *testing.T, s prospector.Store) {
 		t.Fatalf("existing setting replaced: %q %v", v, err)
 	}
 	var wg sync.WaitGroup
-	got := make([]string, 8)
+	got, errs := make([]string, 8), make([]error, 8)
 	for i := range got {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got[i], _ = s.Setting(ctx, "raced", fmt.Sprint(i))
+			got[i], errs[i] = s.Setting(ctx, "raced", fmt.Sprint(i))
 		}()
 	}
 	wg.Wait()
-	for _, g := range got {
-		if g == "" || g != got[0] {
-			t.Fatalf("concurrent first calls disagree: %v", got)
+	for i, g := range got {
+		if errs[i] != nil || g == "" || g != got[0] {
+			t.Fatalf("concurrent first calls disagree: %v (errors %v)", got, errs)
 		}
+	}
+
+	if _, err := s.LookupSetting(ctx, "policy"); !errors.Is(err, prospector.ErrNotFound) {
+		t.Fatalf("lookup of an unset setting: err = %v, want ErrNotFound", err)
+	}
+	for _, v := range []string{"true", "false"} {
+		if err := s.SetSetting(ctx, "policy", v); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.LookupSetting(ctx, "policy"); err != nil || got != v {
+			t.Fatalf("after setting %q: %q, %v", v, got, err)
+		}
+	}
+	if v, err := s.Setting(ctx, "policy", "other"); err != nil || v != "false" {
+		t.Fatalf("Setting of a set value: %q %v, want the value set", v, err)
+	}
+	if err := s.SetSetting(ctx, "cursor_key", "replaced"); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := s.LookupSetting(ctx, "cursor_key"); err != nil {
+		t.Fatal(err)
+	} else if v != "replaced" {
+		t.Fatalf("SetSetting did not replace: %q", v)
 	}
 }
