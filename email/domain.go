@@ -83,10 +83,14 @@ func mxAnswerOf(recs []*net.MX, err error) mxAnswer {
 
 // checkDomain finds out whether domain takes mail and, when probing is
 // on, whether it is catch-all and what its server says about addrs
-// (candidates in rank order). Cached facts are used first; a session is
+// (candidates in rank order). A synthetic domain (Config.Synthetic) takes
+// mail and is never asked. Cached facts are used first; a session is
 // opened only when the catch-all flag is not cached, or when an address
 // before the first accepted one has no cached verdict.
 func (f *Finder) checkDomain(ctx context.Context, domain string, addrs []string) domainCheck {
+	if f.cfg.Synthetic != nil && f.cfg.Synthetic(domain) {
+		return domainCheck{mail: mailYes} // as probing off: see Config.Synthetic
+	}
 	mx := f.lookupMX(ctx, domain)
 	dc := domainCheck{mail: mx.state}
 	if mx.state != mailYes || !f.cfg.SMTP.Enabled {

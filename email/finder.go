@@ -66,6 +66,14 @@ type Config struct {
 	People   People   // nil = no pattern learning
 	Outcomes Outcomes // nil = no feedback from outreach (outcome.go)
 	SMTP     SMTPConfig
+	// Synthetic reports the domains of synthetic data (serve passes
+	// demo.IsCompanyDomain): their reserved TLD has no mail servers, so
+	// a lookup would always answer "no mail" and the demo would never
+	// find an address. They are answered as a mail domain whose server
+	// cannot be asked: MX present, no DNS lookup and no SMTP probe (even
+	// with probing on), so answers rest on the data's addresses and
+	// patterns and are never verified. nil = none.
+	Synthetic func(domain string) bool
 	// DomainTTL is how long per-domain facts (MX hosts, catch-all,
 	// pattern) are kept: default 6h.
 	DomainTTL time.Duration

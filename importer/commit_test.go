@@ -60,8 +60,8 @@ func TestImportCommitsEveryCommitSize(t *testing.T) {
 	if stats.Inserted != 2 || commits != 2 {
 		t.Fatalf("stats %+v (progress saw %d inserted), want the 2 committed people", stats, commits)
 	}
-	if n, _ := st.CountPeople(ctx); n != 2 {
-		t.Fatalf("%d people stored, want the 2 of the first commit (the third was not committed)", n)
+	if n, err := st.CountPeople(ctx); err != nil || n != 2 {
+		t.Fatalf("%d people stored (%v), want the 2 of the first commit (the third was not committed)", n, err)
 	}
 	// Re-running the import completes it.
 	stats, err = importer.Import(ctx, st, strings.NewReader(peopleLines(5)),
@@ -85,7 +85,7 @@ func TestImportKeepsWritesBeforeAReadFailure(t *testing.T) {
 	if stats.Inserted != 3 {
 		t.Fatalf("stats %+v, want the 3 people before the failure", stats)
 	}
-	if n, _ := st.CountPeople(ctx); n != 3 {
-		t.Fatalf("%d people stored, want the 3 before the failure", n)
+	if n, err := st.CountPeople(ctx); err != nil || n != 3 {
+		t.Fatalf("%d people stored (%v), want the 3 before the failure", n, err)
 	}
 }

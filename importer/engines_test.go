@@ -50,8 +50,8 @@ func TestBothEnginesReadImportsAndDemo(t *testing.T) {
 			if p, err := st.PersonByKey(ctx, "id:crm-42"); err != nil || p.JobLevel != "Head" || *p.CompanyID != acme.ID {
 				t.Fatalf("person: %+v %v", p, err)
 			}
-			if sigs, _ := st.SignalsByCompanies(ctx, []int64{acme.ID}, 10); len(sigs) != 2 {
-				t.Fatalf("signals: %d", len(sigs))
+			if sigs, err := st.SignalsByCompanies(ctx, []int64{acme.ID}, 10); err != nil || len(sigs) != 2 {
+				t.Fatalf("signals: %d, %v", len(sigs), err)
 			}
 
 			sink := &importer.StoreSink{Store: st}
@@ -63,12 +63,21 @@ func TestBothEnginesReadImportsAndDemo(t *testing.T) {
 				t.Fatal(err)
 			}
 			sink.Close()
-			nc, _ := st.CountCompanies(ctx)
-			np, _ := st.CountPeople(ctx)
+			nc, err := st.CountCompanies(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			np, err := st.CountPeople(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if nc != 40+3 || np != 400+3 {
 				t.Fatalf("after the demo: %d companies, %d people", nc, np)
 			}
-			people, _ := st.ListPeople(ctx, 0, 1000)
+			people, err := st.ListPeople(ctx, 0, 1000)
+			if err != nil {
+				t.Fatal(err)
+			}
 			derived := 0
 			for _, p := range people {
 				if p.JobLevel != "" {

@@ -58,6 +58,28 @@ func importString(t *testing.T, st prospector.Store, kind importer.Kind, format,
 	return importReader(t, st, kind, format, strings.NewReader(body))
 }
 
+// company returns the stored company at domain; the test fails when it
+// cannot be read.
+func company(t *testing.T, st prospector.Store, domain string) *prospector.Company {
+	t.Helper()
+	c, err := st.CompanyByDomain(context.Background(), domain)
+	if err != nil {
+		t.Fatalf("company %s: %v", domain, err)
+	}
+	return c
+}
+
+// person returns the stored person with that natural key; the test fails
+// when it cannot be read.
+func person(t *testing.T, st prospector.Store, key string) *prospector.Person {
+	t.Helper()
+	p, err := st.PersonByKey(context.Background(), key)
+	if err != nil {
+		t.Fatalf("person %s: %v", key, err)
+	}
+	return p
+}
+
 func sample(name string) string { return filepath.Join("..", "testdata", "import", name) }
 
 func wantStats(t *testing.T, what string, got importer.Stats, read, ins, upd, unch, rej int) {
@@ -141,8 +163,8 @@ func TestVendorLayouts(t *testing.T) {
 		nw.NetworkURL != "https://linkedin.example/company/northwind-analytics" {
 		t.Errorf("northwind = %+v", nw)
 	}
-	gp, _ := st.CompanyByDomain(ctx, "granite-peak.example")
-	if gp == nil || gp.Industry != "IT Services and IT Consulting" || gp.CountryCode != "DE" || gp.EmployeeRange != "1001-5000" {
+	gp := company(t, st, "granite-peak.example")
+	if gp.Industry != "IT Services and IT Consulting" || gp.CountryCode != "DE" || gp.EmployeeRange != "1001-5000" {
 		t.Errorf("granite peak = %+v", gp)
 	}
 	stats, errs = importFile(t, st, importer.People, sample("people-vendor.csv"))
@@ -158,54 +180,56 @@ func TestVendorLayouts(t *testing.T) {
 		jordan.Email != "jordan@northwind-analytics.example" || jordan.CountryCode != "US" {
 		t.Errorf("jordan = %+v", jordan)
 	}
-	casey, _ := st.PersonByKey(ctx, "url:https://linkedin.example/in/casey-morrow")
-	if casey == nil || casey.JobLevel != "Director" || casey.JobFunction != "Marketing" || *casey.CompanyID != gp.ID {
+	casey := person(t, st, "url:https://linkedin.example/in/casey-morrow")
+	if casey.JobLevel != "Director" || casey.JobFunction != "Marketing" || *casey.CompanyID != gp.ID {
 		t.Errorf("casey = %+v", casey)
 	}
 }
 
 func TestPeopleLinkAndDerive(t *testing.T) {
 	st := openStore(t)
-	ctx := context.Background()
 	importFile(t, st, importer.Companies, sample("companies.jsonl"))
 	stats, errs := importFile(t, st, importer.People, sample("people.jsonl"))
 	wantStats(t, "people", stats, 3, 3, 0, 0, 0)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	acme, _ := st.CompanyByDomain(ctx, "acme-robotics.example")
-	avery, _ := st.PersonByKey(ctx, "url:https://network.example/in/avery-quill")
+	acme := company(t, st, "acme-robotics.example")
+	avery := person(t, st, "url:https://network.example/in/avery-quill")
 	if avery.JobLevel != "VP" || avery.JobFunction != "Sales" || *avery.CompanyID != acme.ID || *avery.Score != 72.5 ||
 		avery.FirstName != "Avery" || avery.LastName != "Quill" {
 		t.Errorf("avery = %+v", avery)
 	}
-	rowan, _ := st.PersonByKey(ctx, "id:crm-42")
+	rowan := person(t, st, "id:crm-42")
 	if rowan.FullName != "Rowan Pike" || rowan.JobLevel != "Head" || rowan.JobFunction != "RevOps" ||
 		rowan.CompanyID == nil || *rowan.CompanyID != acme.ID {
 		t.Errorf("rowan (linked by company profile URL) = %+v", rowan)
 	}
-	sky, _ := st.PersonByKey(ctx, "id:crm-43")
+	sky := person(t, st, "id:crm-43")
 	if sky.City != "London" || sky.CountryCode != "GB" || sky.JobLevel != "IC" || sky.JobFunction != "Engineering" {
 		t.Errorf("sky = %+v", sky)
 	}
 	stats, _ = importString(t, st, importer.People, "csv", "id,full_name,location\ns1,Sam Ash,\"San Francisco, CA\"\ns2,Kim Oak,\"Toronto, Ontario, Canada\"\n")
 	wantStats(t, "locations", stats, 2, 2, 0, 0, 0)
-	if p, _ := st.PersonByKey(ctx, "id:s1"); p.City != "San Francisco" || p.Region != "CA" || p.CountryCode != "US" {
+	if p := person(t, st, "id:s1"); p.City != "San Francisco" || p.Region != "CA" || p.CountryCode != "US" {
 		t.Errorf("City, ST is a US state: %+v", p)
 	}
-	if p, _ := st.PersonByKey(ctx, "id:s2"); p.City != "Toronto" || p.Region != "Ontario" || p.CountryCode != "CA" {
+	if p := person(t, st, "id:s2"); p.City != "Toronto" || p.Region != "Ontario" || p.CountryCode != "CA" {
 		t.Errorf("City, Region, Country: %+v", p)
 	}
 	// JSONL member names are normalised like CSV headers.
 	stats, errs = importString(t, st, importer.People, "jsonl", `{"Full Name":"Ida Case","ID":"x2","Company-Domain":"acme-robotics.example"}`)
 	wantStats(t, "names in other cases", stats, 1, 1, 0, 0, 0)
-	if p, _ := st.PersonByKey(ctx, "id:x2"); len(errs) > 0 || p == nil || p.FullName != "Ida Case" || p.CompanyID == nil || *p.CompanyID != acme.ID {
+	if p := person(t, st, "id:x2"); len(errs) > 0 || p.FullName != "Ida Case" || p.CompanyID == nil || *p.CompanyID != acme.ID {
 		t.Errorf("person from unnormalised names = %+v %v", p, errs)
 	}
 	// A person whose company is unknown is kept without the link.
 	stats, errs = importString(t, st, importer.People, "jsonl", `{"full_name":"Lone Wolf","id":"x1","company":"Nowhere","company_domain":"nowhere.example"}`)
 	wantStats(t, "unknown company", stats, 1, 1, 0, 0, 0)
-	if p, _ := st.PersonByKey(ctx, "id:x1"); p.CompanyID != nil || p.CompanyDomain != "nowhere.example" || p.CompanyName != "Nowhere" {
+	if len(errs) > 0 {
+		t.Fatalf("unknown company: %v", errs)
+	}
+	if p := person(t, st, "id:x1"); p.CompanyID != nil || p.CompanyDomain != "nowhere.example" || p.CompanyName != "Nowhere" {
 		t.Errorf("unlinked person = %+v", p)
 	}
 }
@@ -220,10 +244,10 @@ func TestSignalsAndEventsResolveReferences(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	acme, _ := st.CompanyByDomain(ctx, "acme-robotics.example")
-	sigs, _ := st.SignalsByCompanies(ctx, []int64{acme.ID}, 10)
-	if len(sigs) != 2 {
-		t.Fatalf("acme has %d signals, want the hiring one and Avery's job change (through her company)", len(sigs))
+	acme := company(t, st, "acme-robotics.example")
+	sigs, err := st.SignalsByCompanies(ctx, []int64{acme.ID}, 10)
+	if err != nil || len(sigs) != 2 {
+		t.Fatalf("acme has %d signals (%v), want the hiring one and Avery's job change (through her company)", len(sigs), err)
 	}
 	if sigs[0].Type != "company_hiring" || sigs[1].Type != "job_change" || sigs[1].PersonID == nil {
 		t.Errorf("signals = %+v %+v", sigs[0], sigs[1])
@@ -240,25 +264,28 @@ func TestSignalsAndEventsResolveReferences(t *testing.T) {
 	}
 	stats, errs = importFile(t, st, importer.NewsEvents, sample("news-events.jsonl"))
 	wantStats(t, "news", stats, 2, 2, 0, 0, 0)
-	news, _ := st.NewsEvents(ctx, prospector.EventFilter{CompanyID: acme.ID, Limit: 10})
-	if len(news) != 1 || *news[0].Attributes.Summary != "Acme Robotics launches Fleet 2" ||
+	if len(errs) > 0 {
+		t.Fatalf("news: %v", errs)
+	}
+	news, err := st.NewsEvents(ctx, prospector.EventFilter{CompanyID: acme.ID, Limit: 10})
+	if err != nil || len(news) != 1 || *news[0].Attributes.Summary != "Acme Robotics launches Fleet 2" ||
 		*news[0].Attributes.ProductData.Name != "Fleet" || news[0].Attributes.AssetsTags == nil || news[0].EventType != "news_event" {
-		t.Fatalf("news = %+v", news)
+		t.Fatalf("news = %+v, %v", news, err)
 	}
 	stats, _ = importFile(t, st, importer.FinancingEvents, sample("financing-events.jsonl"))
 	wantStats(t, "financing", stats, 1, 1, 0, 0, 0)
-	fin, _ := st.FinancingEvents(ctx, prospector.EventFilter{CompanyID: acme.ID, Limit: 10})
-	if len(fin) != 1 || fin[0].Investors[0].Name != "Granite Peak Ventures" || *fin[0].AmountNormalized != 12e6 {
-		t.Fatalf("financing = %+v", fin)
+	fin, err := st.FinancingEvents(ctx, prospector.EventFilter{CompanyID: acme.ID, Limit: 10})
+	if err != nil || len(fin) != 1 || fin[0].Investors[0].Name != "Granite Peak Ventures" || *fin[0].AmountNormalized != 12e6 {
+		t.Fatalf("financing = %+v, %v", fin, err)
 	}
 	stats, _ = importFile(t, st, importer.FinancingEvents, sample("financing-events.csv"))
 	if stats.Rejected != 0 {
 		t.Fatalf("financing csv: %+v", stats)
 	}
-	blue, _ := st.CompanyByDomain(ctx, "bluepeak.example")
-	fin, _ = st.FinancingEvents(ctx, prospector.EventFilter{CompanyID: blue.ID, Limit: 10})
-	if len(fin) != 1 || len(fin[0].Investors) != 2 || fin[0].Investors[1].Name != "Northbridge Angels" || fin[0].AmountNormalized != nil {
-		t.Fatalf("investor names from CSV: %+v", fin)
+	blue := company(t, st, "bluepeak.example")
+	fin, err = st.FinancingEvents(ctx, prospector.EventFilter{CompanyID: blue.ID, Limit: 10})
+	if err != nil || len(fin) != 1 || len(fin[0].Investors) != 2 || fin[0].Investors[1].Name != "Northbridge Angels" || fin[0].AmountNormalized != nil {
+		t.Fatalf("investor names from CSV: %+v, %v", fin, err)
 	}
 }
 
@@ -297,8 +324,8 @@ func TestBadLinesAreReportedAndGoodLinesLand(t *testing.T) {
 			t.Errorf("error %d = %v, want line %d containing %q", i, errs[i], w.line, w.reason)
 		}
 	}
-	if n, _ := st.CountCompanies(context.Background()); n != 2 {
-		t.Fatalf("%d companies stored, want the 2 good ones", n)
+	if n, err := st.CountCompanies(context.Background()); err != nil || n != 2 {
+		t.Fatalf("%d companies stored (%v), want the 2 good ones", n, err)
 	}
 	stats, errs = importString(t, st, importer.People, "jsonl", "{\"full_name\":\"A\",\"id\":\"1\"}\nnot json\n{\"full_name\":\"B\"}\n{\"id\":\"3\"}\n{\"full_name\":\"C\",\"id\":\"4\",\"email\":\"nope\"}\n{\"full_name\":[\"x\"],\"id\":\"5\"}\n{\"full_name\":\"D\",\"id\":\"6\",\"score\":101}\n")
 	wantStats(t, "people mixed", stats, 7, 1, 0, 0, 6)
@@ -315,7 +342,7 @@ func TestUpdatesAreCounted(t *testing.T) {
 	stats, _ := importString(t, st, importer.Companies, "jsonl",
 		`{"name":"Acme","domain":"ACME.example","employee_count":50}`+"\n"+`{"name":"New","domain":"new.example"}`)
 	wantStats(t, "second file", stats, 2, 1, 1, 0, 0)
-	c, _ := st.CompanyByDomain(context.Background(), "acme.example")
+	c := company(t, st, "acme.example")
 	if *c.EmployeeCount != 50 || c.EmployeeRange != "11-50" {
 		t.Fatalf("update not applied: %+v", c)
 	}

@@ -47,19 +47,22 @@ func (s *jsonlSource) next() (record, int, error) {
 		if len(b) == 0 {
 			continue
 		}
-		if raw, ok := decodeFlat(b); ok {
-			return normalizeNames(raw), s.line, nil
+		raw, ok := decodeFlat(b)
+		if !ok {
+			dec := json.NewDecoder(bytes.NewReader(b))
+			dec.UseNumber()
+			if err := dec.Decode(&raw); err != nil {
+				return nil, s.line, badLine("not a JSON object: %s", strings.TrimPrefix(err.Error(), "json: "))
+			}
+			if dec.More() {
+				return nil, s.line, badLine("more than one JSON value on the line")
+			}
 		}
-		var raw map[string]any
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.UseNumber()
-		if err := dec.Decode(&raw); err != nil {
-			return nil, s.line, badLine("not a JSON object: %s", strings.TrimPrefix(err.Error(), "json: "))
+		rec := normalizeNames(raw)
+		if err := checkJSONLine(b, rec); err != nil {
+			return nil, s.line, err
 		}
-		if dec.More() {
-			return nil, s.line, badLine("more than one JSON value on the line")
-		}
-		return normalizeNames(raw), s.line, nil
+		return rec, s.line, nil
 	}
 	if err := s.sc.Err(); err != nil {
 		return nil, s.line, fmt.Errorf("read line %d: %w", s.line+1, err)
@@ -114,6 +117,9 @@ func (s *csvSource) next() (record, int, error) {
 		if v = strings.TrimSpace(v); v != "" {
 			rec[s.header[i]] = v
 		}
+	}
+	if err := checkRecordText(rec); err != nil {
+		return nil, line, err
 	}
 	return rec, line, nil
 }

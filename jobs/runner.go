@@ -33,8 +33,9 @@ type Handler func(ctx context.Context, j *prospector.Job) error
 // job is claimed by one of them at a time.
 type Runner struct {
 	Store prospector.JobStore
-	// Worker names this runner in job leases; default host-pid-random.
-	// Two live runners must not share a name.
+	// Worker names this runner in job leases (locked_by, for people
+	// reading the queue); default host-pid-random. Who holds a job is
+	// decided by each claim's lease token, not by this name.
 	Worker   string
 	Handlers map[string]Handler
 	// Poll is how often the store is asked for due jobs when idle;
@@ -262,7 +263,7 @@ func (r *Runner) hold(ctx context.Context, lose context.CancelCauseFunc, j *pros
 			case <-t.C:
 			}
 			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
-			err := r.Store.ExtendJobLease(sctx, j.ID, r.Worker, r.Now().Add(r.Lease))
+			err := r.Store.ExtendJobLease(sctx, j.ID, j.LeaseToken, r.Now().Add(r.Lease))
 			cancel()
 			switch {
 			case errors.Is(err, prospector.ErrLeaseLost) || errors.Is(err, prospector.ErrNotFound):
@@ -290,14 +291,14 @@ func (r *Runner) record(ctx context.Context, j *prospector.Job, err error) {
 		log.Warn("jobs: finished after losing the lease", "handler_err", err)
 		return
 	case err == nil:
-		serr = r.Store.CompleteJob(sctx, j.ID, r.Worker)
+		serr = r.Store.CompleteJob(sctx, j.ID, j.LeaseToken)
 	case IsPermanent(err):
 		log.Error("jobs: failed permanently", "err", err)
-		serr = r.Store.FailJob(sctx, j.ID, r.Worker, lastError(err))
+		serr = r.Store.FailJob(sctx, j.ID, j.LeaseToken, lastError(err))
 	case errors.Is(cause, errShutdown):
 		// Put it back at once for another worker; no backoff is due.
 		log.Info("jobs: interrupted by shutdown", "err", err)
-		serr = r.Store.RetryJob(sctx, j.ID, r.Worker, r.Now(), lastError(fmt.Errorf("interrupted: %w", err)))
+		serr = r.Store.RetryJob(sctx, j.ID, j.LeaseToken, r.Now(), lastError(fmt.Errorf("interrupted: %w", err)))
 	default:
 		next := r.Now().Add(r.Backoff(j.Attempts))
 		if j.Attempts >= j.MaxAttempts {
@@ -305,7 +306,7 @@ func (r *Runner) record(ctx context.Context, j *prospector.Job, err error) {
 		} else {
 			log.Warn("jobs: will retry", "err", err, "at", next)
 		}
-		serr = r.Store.RetryJob(sctx, j.ID, r.Worker, next, lastError(err))
+		serr = r.Store.RetryJob(sctx, j.ID, j.LeaseToken, next, lastError(err))
 	}
 	if errors.Is(serr, prospector.ErrLeaseLost) {
 		log.Warn("jobs: lease lost before the outcome was recorded; the job may run again", "handler_err", err)

@@ -2,7 +2,6 @@ package leads
 
 import (
 	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"reflect"
@@ -11,8 +10,8 @@ import (
 	"time"
 
 	"github.com/prospectorhq/prospector"
-	"github.com/prospectorhq/prospector/sqlite"
 	"github.com/prospectorhq/prospector/webhook"
+	"github.com/prospectorhq/prospector/wire"
 )
 
 func TestNeutralize(t *testing.T) {
@@ -56,7 +55,7 @@ func TestWriteCSV(t *testing.T) {
 		Score: f64(87.5), Status: "detected", Source: "radar", RadarID: "rdr_1", CampaignID: "cmp_1", CreatedAt: created}
 	bare := &prospector.Lead{ID: "ld_b", FullName: "Grace Hopper", Source: "radar"}
 	var b bytes.Buffer
-	if err := WriteCSV(&b, []*prospector.Lead{full, bare}); err != nil {
+	if err := WriteCSV(&b, wire.NewLeads([]*prospector.Lead{full, bare})); err != nil {
 		t.Fatal(err)
 	}
 	want := "id,full_name,first_name,last_name,title,company,network_url,email,phone,location,score,status,source,radar_id,campaign_id,created_at\n" +
@@ -71,80 +70,55 @@ func TestWriteCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 3 || !reflect.DeepEqual(rows[0], Columns) || rows[1][1] != full.FullName || rows[1][5] != full.Company ||
+	if len(rows) != 3 || !reflect.DeepEqual(rows[0], Columns()) || rows[1][1] != full.FullName || rows[1][5] != full.Company ||
 		rows[1][8] != "'"+full.Phone {
 		t.Fatalf("read back: %q", rows)
 	}
 }
 
-func TestRecordAndEntry(t *testing.T) {
-	replied := time.Date(2026, 11, 21, 8, 30, 0, 0, time.FixedZone("CET", 3600))
-	l := &prospector.Lead{ID: "ld_a", FullName: "Ada Lovelace", FirstName: "Ada", City: "London", CountryCode: "GB",
-		Score: f64(90), Status: "replied", Source: "radar", RadarID: "rdr_1", RepliedAt: &replied, ReplyContent: "yes",
-		Feedback: "positive", CreatedAt: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)}
-	got, _ := json.Marshal(NewRecord(l))
-	want := `{"id":"ld_a","full_name":"Ada Lovelace","first_name":"Ada","last_name":null,"title":null,"company":null,` +
-		`"network_url":null,"email":null,"phone":null,"location":"London, United Kingdom","score":90,"status":"replied",` +
-		`"source":"radar","radar_id":"rdr_1","campaign_id":null,"created_at":"2026-11-20T09:00:00.000Z",` +
-		`"replied_at":"2026-11-21T07:30:00.000Z","meeting_booked_at":null,"reply_content":"yes","feedback":"positive",` +
-		`"feedback_reason":""}`
-	if string(got) != want {
-		t.Fatalf("record:\n%s\nwant\n%s", got, want)
+// TestAutoSyncDeliveries: the hook of radar batches makes, for each new
+// lead, a delivery whose snapshot is the lead (wire.Lead), and the job
+// of its first attempt, due at once; nothing when auto-sync is off.
+func TestAutoSyncDeliveries(t *testing.T) {
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	a := &AutoSync{Outbox: &webhook.Outbox{Now: func() time.Time { return now }}}
+	score := 80.0
+	ls := []*prospector.Lead{{ID: prospector.NewLeadID(), WorkspaceID: "ws_1", FullName: "Ada Lovelace", City: "London",
+		Score: &score, Status: "detected", RadarID: "rdr_1", CreatedAt: now},
+		{ID: prospector.NewLeadID(), WorkspaceID: "ws_1", FullName: "Grace Hopper"}}
+	s := &prospector.WebhookSettings{WorkspaceID: "ws_1", URL: "https://hooks.example.com/in", AutoSync: true}
+	ds, js, err := a.Deliveries(s, ls)
+	if err != nil || len(ds) != 2 || len(js) != 2 {
+		t.Fatalf("%d deliveries, %d jobs, %v", len(ds), len(js), err)
 	}
-	e := Entry(l)
-	if e.Location != "London, United Kingdom" || e.ID != l.ID || e.Score != l.Score || e.Status != "replied" ||
-		!e.CreatedAt.Equal(l.CreatedAt) || e.RadarID != "rdr_1" {
-		t.Fatalf("entry %+v", e)
+	for i, d := range ds {
+		want, err := json.Marshal(wire.NewLead(ls[i]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.ID == "" || d.WorkspaceID != "ws_1" || d.LeadID != ls[i].ID || d.DestinationURL != s.URL ||
+			d.DestinationKind != prospector.DestinationWebhook || string(d.Payload) != string(want) || !d.NextAttemptAt.Equal(now) {
+			t.Errorf("delivery %d: %+v", i, d)
+		}
+		var p struct {
+			DeliveryID string `json:"delivery_id"`
+			Attempt    int    `json:"attempt"`
+		}
+		if j := js[i]; j.Kind != webhook.KindDeliver || json.Unmarshal(j.Payload, &p) != nil || p.DeliveryID != d.ID ||
+			p.Attempt != 1 || j.Key != d.ID+":1" || !j.RunAt.Equal(now) {
+			t.Errorf("job %d: %+v (%s)", i, j, j.Payload)
+		}
+	}
+	s.AutoSync = false
+	if ds, js, err := a.Deliveries(s, ls); err != nil || len(ds)+len(js) != 0 {
+		t.Fatalf("auto-sync off: %d deliveries, %d jobs, %v", len(ds), len(js), err)
 	}
 }
 
-// TestAutoSyncQueues: the hook queues a delivery per new lead when the
-// workspace's auto-sync is on, nothing when it is off, and a lead once.
-func TestAutoSyncQueues(t *testing.T) {
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	w := prospector.NewWorkspace("sync", prospector.PlanGrowth)
-	if err := st.CreateWorkspace(ctx, w); err != nil {
-		t.Fatal(err)
-	}
-	var jobs []*prospector.Job
-	ob := &webhook.Outbox{Store: st, Client: webhook.NewClient(webhook.Config{}),
-		Enqueue: func(_ context.Context, j *prospector.Job) (bool, error) { jobs = append(jobs, j); return true, nil }}
-	a := &AutoSync{Outbox: ob}
-	ls := []prospector.Lead{{ID: prospector.NewLeadID(), WorkspaceID: w.ID, FullName: "Ada Lovelace", City: "London"},
-		{ID: prospector.NewLeadID(), WorkspaceID: w.ID, FullName: "Grace Hopper"}}
-	if err := a.Queue(ctx, w.ID, ls); err != nil || len(jobs) != 0 {
-		t.Fatalf("without settings: %v, %d jobs", err, len(jobs))
-	}
-	s := &prospector.WebhookSettings{WorkspaceID: w.ID, URL: "https://hooks.example.com/in", AutoSync: true,
-		SigningSecret: prospector.NewWebhookSecret()}
-	if err := st.CreateWebhookSettings(ctx, s); err != nil {
-		t.Fatal(err)
-	}
-	a.OnLeads(ctx, w.ID, ls)
-	a.OnLeads(ctx, w.ID, ls[:1]) // again: already queued
-	ds, err := st.ListDeliveries(ctx, prospector.DeliveryFilter{WorkspaceID: w.ID})
-	if err != nil || len(ds) != 2 {
-		t.Fatalf("deliveries: %d, %v", len(ds), err)
-	}
-	var lead webhook.Lead
-	for _, d := range ds {
-		if d.LeadID == ls[0].ID {
-			_ = json.Unmarshal(d.Payload, &lead)
-		}
-	}
-	if lead.FullName != "Ada Lovelace" || lead.Location != "London" || ds[0].DestinationURL != s.URL {
-		t.Fatalf("queued lead %+v", lead)
-	}
-	keys := map[string]bool{}
-	for _, j := range jobs {
-		keys[j.Key] = true
-	}
-	if len(keys) != 2 {
-		t.Fatalf("%d distinct first-attempt jobs, want 2 (a lead queued again reuses its job's dedupe key)", len(keys))
+// Columns is a copy: a caller changing it changes no export's header.
+func TestColumnsIsACopy(t *testing.T) {
+	Columns()[0] = "changed"
+	if Columns()[0] != "id" || columns[0] != "id" {
+		t.Fatalf("header changed through its copy: %v", columns)
 	}
 }

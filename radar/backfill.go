@@ -36,8 +36,9 @@ func (e *Engine) Backfill(ctx context.Context, j *prospector.Job) error {
 // newest first, and writes the leads, best first, in transactions of
 // WriteBatch leads; the last one marks the backfill done. It stops
 // reading once the workspace's radar signals quota is covered. Running it
-// again (a retried job) writes nothing twice. An unknown or already
-// backfilled radar is not an error: there is nothing to do.
+// again (a retried job) writes nothing twice. An unknown, paused or
+// already backfilled radar is not an error: there is nothing to do (a
+// paused radar's backfill is enqueued again when it is resumed).
 func (e *Engine) BackfillRadar(ctx context.Context, radarID string) (Stats, error) {
 	var st Stats
 	r, err := e.Store.Radar(ctx, radarID)
@@ -47,7 +48,7 @@ func (e *Engine) BackfillRadar(ctx context.Context, radarID string) (Stats, erro
 	if err != nil {
 		return st, err
 	}
-	if r.BackfilledAt != nil {
+	if r.BackfilledAt != nil || r.PausedAt != nil {
 		return st, nil
 	}
 	m := compile(r)
@@ -107,7 +108,7 @@ func (e *Engine) BackfillRadar(ctx context.Context, radarID string) (Stats, erro
 	all := sortMatches(ptrs)
 	batch := orDefault(e.WriteBatch, DefaultWriteBatch)
 	for start := 0; ; start += batch {
-		b := &prospector.LeadBatch{Matches: all[start:min(start+batch, len(all))], Now: e.now()}
+		b := &prospector.LeadBatch{Matches: all[start:min(start+batch, len(all))], Now: e.now(), AutoSync: e.AutoSync}
 		last := start+batch >= len(all)
 		if last {
 			b.Backfilled = []string{r.ID}
@@ -116,7 +117,6 @@ func (e *Engine) BackfillRadar(ctx context.Context, radarID string) (Stats, erro
 		if err != nil {
 			return st, err
 		}
-		e.created(ctx, b)
 		st.add(res)
 		if last {
 			return st, nil

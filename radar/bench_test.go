@@ -57,7 +57,11 @@ func openBench(b *testing.B) *benchEnv {
 			return
 		}
 		stats := ix.Stats()
-		ns, _ := st.CountSignals(ctx)
+		ns, err := st.CountSignals(ctx)
+		if err != nil {
+			benchErr = err
+			return
+		}
 		fmt.Printf("store %s: %d companies, %d people, %d signals; index built in %v\n", dir, stats.Companies, stats.People,
 			ns, time.Since(start).Round(time.Millisecond))
 		ws := &prospector.Workspace{Name: fmt.Sprintf("radar-bench-%d", time.Now().UnixNano()), Plan: prospector.PlanGrowth,
@@ -264,7 +268,10 @@ func BenchmarkScan(b *testing.B) {
 			}
 		}
 		elapsed := time.Since(start)
-		all, _ := e.st.ListRadars(ctx)
+		all, err := e.st.ListRadars(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
 		b.ReportMetric(float64(len(all)), "radars")
 		b.ReportMetric(float64(total.Signals)/elapsed.Seconds(), "signals/s")
 		b.ReportMetric(float64(total.Signals), "signals")

@@ -23,14 +23,15 @@ import (
 // documented on them.
 type Engine struct {
 	Store prospector.Store
-	// Searcher supplies the cards of companies and people and the people
-	// a company signal goes to (the search index); required.
-	Searcher prospector.Searcher
+	// Searcher is the search index (required): it supplies the people a
+	// company signal goes to, and the cards of companies and people that
+	// a Catalog completes from the store.
+	Searcher prospector.Index
 	Logger   *slog.Logger // default slog.Default()
-	// OnLeads, when set, gets each workspace's newly created leads after
-	// the batch that created them commits (auto-sync queues them).
-	OnLeads func(ctx context.Context, workspaceID string, leads []prospector.Lead)
-	Now     func() time.Time
+	// AutoSync, when set, makes each batch queue the auto-sync deliveries
+	// of the leads it creates in its own transaction (LeadBatch.AutoSync).
+	AutoSync prospector.AutoSyncFunc
+	Now      func() time.Time
 	// Window is how far back signals count: the backfill reads signals
 	// detected in it, and the scan skips older ones; default 90 days.
 	Window time.Duration
@@ -65,6 +66,12 @@ func (e *Engine) logger() *slog.Logger {
 		return e.Logger
 	}
 	return slog.Default()
+}
+
+// catalog reads cards from the index, and from the store for rows the
+// index has not taken in yet.
+func (e *Engine) catalog() prospector.Catalog {
+	return prospector.Catalog{Index: e.Searcher, Store: e.Store}
 }
 
 func orDefault[T int | time.Duration](v, def T) T {
@@ -161,26 +168,11 @@ func (c *cards) loadCompanies(ctx context.Context, ids []int64) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	found := c.e.Searcher.CompanyCards(missing)
+	found, err := c.e.catalog().CompanyCards(ctx, missing)
 	for _, co := range found {
 		c.companies[co.ID] = newCompanyInfo(co)
 	}
-	if len(found) < len(missing) {
-		var rest []int64
-		for _, id := range missing {
-			if c.companies[id] == nil {
-				rest = append(rest, id)
-			}
-		}
-		stored, err := c.e.Store.CompanyCards(ctx, rest)
-		if err != nil {
-			return err
-		}
-		for _, co := range stored {
-			c.companies[co.ID] = newCompanyInfo(co)
-		}
-	}
-	return nil
+	return err
 }
 
 func (c *cards) loadPeople(ctx context.Context, ids []int64) error {
@@ -194,26 +186,11 @@ func (c *cards) loadPeople(ctx context.Context, ids []int64) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	found := c.e.Searcher.PersonCards(missing)
+	found, err := c.e.catalog().PersonCards(ctx, missing)
 	for _, p := range found {
 		c.people[p.ID] = newPersonInfo(p)
 	}
-	if len(found) < len(missing) {
-		var rest []int64
-		for _, id := range missing {
-			if c.people[id] == nil {
-				rest = append(rest, id)
-			}
-		}
-		stored, err := c.e.Store.PersonCards(ctx, rest)
-		if err != nil {
-			return err
-		}
-		for _, p := range stored {
-			c.people[p.ID] = newPersonInfo(p)
-		}
-	}
-	return nil
+	return err
 }
 
 // hit is one (radar, person, signal) match before scoring.
@@ -386,7 +363,7 @@ func (e *Engine) quotaLeft(ctx context.Context, workspaceID string) (int64, bool
 	if err != nil {
 		return 0, false, err
 	}
-	if w.RadarSignals.Unlimited() || w.RadarSignals.Bypassed {
+	if !w.RadarSignals.Enforced() {
 		return 0, false, nil
 	}
 	start, _ := prospector.BillingPeriod(w.PeriodStart, e.now())
@@ -394,24 +371,6 @@ func (e *Engine) quotaLeft(ctx context.Context, workspaceID string) (int64, bool
 	if err != nil {
 		return 0, false, err
 	}
-	return *w.RadarSignals.Limit - used, true, nil
-}
-
-// created hands a committed batch's new leads to OnLeads.
-func (e *Engine) created(ctx context.Context, b *prospector.LeadBatch) {
-	if e.OnLeads == nil {
-		return
-	}
-	for ws, ids := range b.Created {
-		ls, err := e.Store.LeadsByID(ctx, ws, ids)
-		if err != nil {
-			e.logger().Error("radar: read new leads for auto-sync", "workspace", ws, "err", err)
-			continue
-		}
-		out := make([]prospector.Lead, len(ls))
-		for i, l := range ls {
-			out[i] = *l
-		}
-		e.OnLeads(ctx, ws, out)
-	}
+	left, _ := w.RadarSignals.Remaining(used)
+	return left, true, nil
 }

@@ -2,7 +2,6 @@ package radar
 
 import (
 	"context"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -198,14 +197,18 @@ func TestRadarSignalsQuota(t *testing.T) {
 	if st := w.backfill(backfilled); st.SignalsAdded != 0 || st.Signals != 0 {
 		t.Fatalf("backfill with the quota spent: %+v", st)
 	}
-	if got, _ := w.st.Radar(ctx, backfilled.ID); got.BackfilledAt == nil {
+	if got, err := w.st.Radar(ctx, backfilled.ID); err != nil {
+		t.Fatal(err)
+	} else if got.BackfilledAt == nil {
 		t.Fatal("a backfill stopped by the quota is still done")
 	}
 	w.seedSignals([]sig{{"s15", "company_hiring", "Dune", "", "Hiring engineers", "", "", 0}})
 	if st := w.scan(); st.Signals != 1 || st.SignalsAdded != 0 {
 		t.Fatalf("scan with the quota spent: %+v", st)
 	}
-	if got, _ := w.st.Radar(ctx, scanned.ID); got.Cursor != w.sigs["s15"].ID {
+	if got, err := w.st.Radar(ctx, scanned.ID); err != nil {
+		t.Fatal(err)
+	} else if got.Cursor != w.sigs["s15"].ID {
 		t.Fatalf("cursor %d did not move past the spent quota", got.Cursor)
 	}
 }
@@ -233,7 +236,9 @@ func TestJobs(t *testing.T) {
 	waitFor(t, func() bool { return w.leads(r) == pairs("Ava:s1", "Ava:s3", "Finn:s2", "Finn:s4", "Jade:s7") })
 	w.seedSignals(fixtureSignals[7:])
 	waitFor(t, func() bool { return w.leads(r) == matchCases[0].want })
-	if got, _ := w.st.Radar(ctx, r.ID); got.BackfilledAt == nil || got.Cursor != w.sigs["s14"].ID {
+	if got, err := w.st.Radar(ctx, r.ID); err != nil {
+		t.Fatal(err)
+	} else if got.BackfilledAt == nil || got.Cursor != w.sigs["s14"].ID {
 		t.Fatalf("radar after the jobs: %+v", got)
 	}
 	// A radar whose backfill was never enqueued is found by the scheduler.
@@ -249,48 +254,5 @@ func waitFor(t *testing.T, ok func() bool) {
 			t.Fatal("timed out")
 		}
 		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// TestOnLeadsGetsNewLeadsOnce hands each lead the engine creates to the
-// auto-sync hook once, after its batch commits: the backfill's new leads,
-// then only the scan's new ones (a lead the scan updates is not new).
-func TestOnLeadsGetsNewLeadsOnce(t *testing.T) {
-	w := newWorld(t)
-	w.seedCompanies()
-	w.seedPeople()
-	w.sync()
-	w.seedSignals(fixtureSignals[:7])
-	got := map[string]int{} // lead name -> times handed over
-	w.eng.OnLeads = func(_ context.Context, ws string, ls []prospector.Lead) {
-		if ws != w.ws.ID {
-			t.Errorf("leads of workspace %s", ws)
-		}
-		for _, l := range ls {
-			if l.ID == "" || l.WorkspaceID != ws {
-				t.Errorf("lead %+v", l)
-			}
-			got[l.FullName]++
-		}
-	}
-	r := w.radar("vp", vpSales)
-	w.backfill(r)
-	afterBackfill := len(got)
-	if afterBackfill == 0 {
-		t.Fatal("the backfill created leads but the hook got none")
-	}
-	w.seedSignals(fixtureSignals[7:])
-	w.scan()
-	for name, n := range got {
-		if n != 1 {
-			t.Errorf("%s handed over %d times", name, n)
-		}
-	}
-	// Every lead the radar holds was new once: the hook saw each.
-	for _, pair := range strings.Fields(w.leads(r)) {
-		name, _, _ := strings.Cut(pair, ":")
-		if got[name]+got[w.people[name].FullName] == 0 {
-			t.Errorf("lead %s never reached the hook (got %v)", name, got)
-		}
 	}
 }

@@ -35,9 +35,15 @@ func (e *Engine) Scan(ctx context.Context, _ *prospector.Job) error {
 // the next scan.
 func (e *Engine) ScanOnce(ctx context.Context) (Stats, error) {
 	var st Stats
-	radars, err := e.Store.ListRadars(ctx)
-	if err != nil || len(radars) == 0 {
+	all, err := e.Store.ListRadars(ctx)
+	if err != nil {
 		return st, err
+	}
+	// A paused radar is not scanned: its cursor stays, and resuming it
+	// moves the cursor past what was stored meanwhile.
+	radars := slices.DeleteFunc(all, func(r *prospector.Radar) bool { return r.PausedAt != nil })
+	if len(radars) == 0 {
+		return st, nil
 	}
 	ms := make([]*matcher, len(radars))
 	exhausted := make([]bool, len(radars))
@@ -71,7 +77,6 @@ func (e *Engine) ScanOnce(ctx context.Context) (Stats, error) {
 		if err != nil {
 			return st, err
 		}
-		e.created(ctx, b.batch)
 		st.Signals += b.signals
 		st.add(res)
 	}
@@ -130,7 +135,7 @@ func (e *Engine) prepareBatches(ctx context.Context, radars []*prospector.Radar,
 			send(scanBatch{err: err})
 			return
 		}
-		b := &prospector.LeadBatch{Matches: matches, Now: e.now()}
+		b := &prospector.LeadBatch{Matches: matches, Now: e.now(), AutoSync: e.AutoSync}
 		for i, r := range radars {
 			if cursors[i] < last {
 				b.Cursors = append(b.Cursors, prospector.RadarCursor{RadarID: r.ID, From: cursors[i], To: last})

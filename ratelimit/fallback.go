@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync/atomic"
 	"time"
@@ -74,6 +75,35 @@ func (f *Fallback) Allow(ctx context.Context, key string, limit prospector.RateL
 		f.failed(ctx, now, err)
 	}
 	return f.local.Allow(ctx, key, limit)
+}
+
+// pinger is a primary that can be asked whether it answers without
+// spending anyone's budget (Redis).
+type pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// Check asks the primary whether it answers, for health checks: an idle
+// node learns of an outage (or of the recovery) without waiting for a
+// request to touch the limiter. A failure moves the node to local limits
+// at once, as a failed request would; an answer restores the shared
+// limits. A primary that cannot be pinged reports its last known state.
+func (f *Fallback) Check(ctx context.Context) error {
+	p, ok := f.primary.(pinger)
+	if !ok {
+		if f.Degraded() {
+			return errors.New("ratelimit: primary failed")
+		}
+		return nil
+	}
+	if err := p.Ping(ctx); err != nil {
+		// Unlike a request's, this deadline is the check's own: running
+		// out of it is an answer about the primary.
+		f.failed(ctx, int64(time.Since(f.epoch)), err)
+		return err
+	}
+	f.recovered(ctx)
+	return nil
 }
 
 // tryPrimary reports whether this call may use the primary. Once a

@@ -77,7 +77,10 @@ func TestMemory(t *testing.T) {
 			}
 			c.Advance(500 * time.Millisecond)
 		}
-		res, _ := m.Allow(ctx, "k1", limit)
+		res, err := m.Allow(ctx, "k1", limit)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if want := (prospector.RateResult{Limit: 100, Reset: 10 * time.Second}); res != want {
 			t.Fatalf("request 101: got %+v, want %+v", res, want)
 		}
@@ -88,12 +91,18 @@ func TestMemory(t *testing.T) {
 		small := prospector.RateLimit{Requests: 2, Window: time.Second}
 		spend(t, m, "k1", small, 2)
 		c.Advance(500 * time.Millisecond)
-		res, _ := m.Allow(ctx, "k1", small)
+		res, err := m.Allow(ctx, "k1", small)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if want := (prospector.RateResult{Limit: 2, Reset: 500 * time.Millisecond}); res != want {
 			t.Fatalf("over limit: got %+v, want %+v", res, want)
 		}
 		c.Advance(500 * time.Millisecond)
-		res, _ = m.Allow(ctx, "k1", small)
+		res, err = m.Allow(ctx, "k1", small)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if want := (prospector.RateResult{Allowed: true, Limit: 2, Remaining: 1, Reset: time.Second}); res != want {
 			t.Fatalf("new window: got %+v, want %+v", res, want)
 		}
@@ -103,7 +112,9 @@ func TestMemory(t *testing.T) {
 		m, c := newTestMemory()
 		spend(t, m, "k1", limit, 150)
 		c.Advance(59 * time.Second)
-		if res, _ := m.Allow(ctx, "k1", limit); res.Allowed || res.Remaining != 0 || res.Reset != time.Second {
+		if res, err := m.Allow(ctx, "k1", limit); err != nil {
+			t.Fatal(err)
+		} else if res.Allowed || res.Remaining != 0 || res.Reset != time.Second {
 			t.Fatalf("before the window ends: got %+v", res)
 		}
 		c.Advance(time.Second)

@@ -63,6 +63,15 @@ func (r *Redis) Allow(ctx context.Context, key string, limit prospector.RateLimi
 	}, nil
 }
 
+// Ping reports whether Redis answers a PING; the error never contains a
+// key.
+func (r *Redis) Ping(ctx context.Context) error {
+	if err := r.client.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("ratelimit: redis: %w", err)
+	}
+	return nil
+}
+
 // NewRedisClient parses a redis:// or rediss:// URL and returns a client
 // tuned to fail fast, so an unreachable Redis costs a request a fraction of
 // a second before Fallback takes over. Timeouts given in the URL's query

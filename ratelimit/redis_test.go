@@ -62,7 +62,9 @@ func TestRedis(t *testing.T) {
 				t.Fatalf("request %d: reset %v, want in (0, %v]", i+1, res.Reset, limit.Window)
 			}
 		}
-		if n, _ := client.Exists(ctx, prefix+"k1").Result(); n != 1 {
+		if n, err := client.Exists(ctx, prefix+"k1").Result(); err != nil {
+			t.Fatal(err)
+		} else if n != 1 {
 			t.Fatalf("key %q not found in Redis", prefix+"k1")
 		}
 	})

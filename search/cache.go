@@ -1,6 +1,8 @@
 package search
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"sync"
 
@@ -46,5 +48,18 @@ func (c *filterCache) get(gen uint64, key string, compute func() *roaring.Bitmap
 }
 
 func cacheKey(kind, field string, values []string) string {
-	return kind + "\x00" + field + "\x00" + strings.Join(values, "\x01")
+	return kind + "\x00" + field + "\x00" + valuesKey(values)
+}
+
+// valuesKey identifies a list of values in a cache key: the values
+// themselves when short, else their SHA-256, so a key stays small however
+// long the filter values (a key per count tier of a query would otherwise
+// copy all of them once per tier).
+func valuesKey(values []string) string {
+	joined := strings.Join(values, "\x01")
+	if len(joined) <= 128 {
+		return "=" + joined
+	}
+	sum := sha256.Sum256([]byte(joined))
+	return "#" + hex.EncodeToString(sum[:])
 }

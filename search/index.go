@@ -89,7 +89,7 @@ func New(st prospector.Store) *Index {
 	}
 }
 
-var _ prospector.Searcher = (*Index)(nil)
+var _ prospector.Index = (*Index)(nil)
 
 // Stats describes the index, for logs and benchmarks.
 type Stats struct {

@@ -173,7 +173,9 @@ func TestUpdatesReachTheIndex(t *testing.T) {
 	eq(t, "moved person", f.people(t, prospector.PersonQuery{CompanySizes: []string{"10001+"}}), "p5", "p6")
 	eq(t, "new title", f.people(t, prospector.PersonQuery{Titles: []string{"engineer"}}))
 	eq(t, "newcomer", f.people(t, prospector.PersonQuery{Titles: []string{"VP Sales"}}), "p1", "p2", "p7")
-	if n, _ := f.ix.Sync(ctx); n != 0 {
+	if n, err := f.ix.Sync(ctx); err != nil {
+		t.Fatal(err)
+	} else if n != 0 {
 		t.Fatalf("a second sync applied %d rows", n)
 	}
 }

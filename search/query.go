@@ -2,10 +2,11 @@ package search
 
 import (
 	"context"
-	"fmt"
-	"github.com/prospectorhq/prospector/taxonomy"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/prospectorhq/prospector/taxonomy"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/prospectorhq/prospector"
@@ -209,8 +210,9 @@ func lower(vs []string) []string {
 // exactly c of the counted values, for each c asked.
 func (ix *Index) exactCounts(field string, values []string, counted []*roaring.Bitmap) func(int) *roaring.Bitmap {
 	var layers []*roaring.Bitmap
+	vk := valuesKey(values) // once: walk asks for up to one count per value
 	return func(c int) *roaring.Bitmap {
-		return ix.cache.get(ix.gen, cacheKey(fmt.Sprintf("count%d", c), field, values), func() *roaring.Bitmap {
+		return ix.cache.get(ix.gen, "count"+strconv.Itoa(c)+"\x00"+field+"\x00"+vk, func() *roaring.Bitmap {
 			if layers == nil {
 				layers = bitSlice(counted)
 			}

@@ -25,43 +25,71 @@ func Words(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
-// TextTokens are the distinct meaningful words of s.
+// TextTokens are the distinct meaningful words of s, in order.
 func TextTokens(s string) []string {
-	var out []string
+	var d distinct
 	for _, w := range Words(s) {
-		if !stopwords[w] && !contains(out, w) {
-			out = append(out, w)
-		}
+		d.add(w)
 	}
-	return out
+	return d.out
 }
 
 // TitleTokens are textTokens with "vice president" read as "vp" and
 // common abbreviations expanded.
 func TitleTokens(s string) []string {
 	ws := Words(s)
-	var out []string
-	add := func(w string) {
-		if !stopwords[w] && !contains(out, w) {
-			out = append(out, w)
-		}
-	}
+	var d distinct
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
 		if w == "vice" && i+1 < len(ws) && ws[i+1] == "president" {
-			add("vp")
+			d.add("vp")
 			i++
 			continue
 		}
 		if syn, ok := titleSynonyms[w]; ok {
 			for _, s := range syn {
-				add(s)
+				d.add(s)
 			}
 			continue
 		}
-		add(w)
+		d.add(w)
 	}
-	return out
+	return d.out
+}
+
+// setAfter is how many words distinct keeps before it indexes them: a
+// title or a place has a handful, which a scan checks faster than a map,
+// but a description (indexed) or a hostile filter value holds thousands,
+// and scanning for each made tokenising quadratic (50 keywords of 2,500
+// words took seconds per request).
+const setAfter = 32
+
+// distinct collects meaningful words without repeats in time linear in
+// their number.
+type distinct struct {
+	out  []string
+	seen map[string]struct{}
+}
+
+func (d *distinct) add(w string) {
+	if stopwords[w] {
+		return
+	}
+	if d.seen != nil {
+		if _, dup := d.seen[w]; dup {
+			return
+		}
+		d.seen[w] = struct{}{}
+	} else if contains(d.out, w) {
+		return
+	} else if len(d.out) == setAfter {
+		d.seen = make(map[string]struct{}, 4*setAfter)
+		for _, x := range d.out {
+			d.seen[x] = struct{}{}
+		}
+		d.seen[w] = struct{}{}
+	}
+	d.out = append(d.out, w)
 }
 
 func contains(l []string, s string) bool {

@@ -7,29 +7,31 @@ package webhook
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strconv"
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/prospectorhq/prospector/netguard"
 )
 
 // Resolver looks host names up; *net.Resolver satisfies it.
-type Resolver interface {
-	LookupIPAddr(ctx context.Context, host string) ([]net.IPAddr, error)
-}
+type Resolver = netguard.Resolver
 
 // Config tunes a Client. Zero fields get the defaults documented on them.
 type Config struct {
 	// AllowPrivate lets deliveries reach loopback, private, link-local
-	// and other internal addresses: for local development and tests only
-	// (serve --allow-private-webhooks).
+	// and other internal addresses: for local development and tests only.
 	AllowPrivate bool
+	// Policy, when set, is asked before each request whether it may reach
+	// internal addresses (when AllowPrivate is false). serve reads the
+	// deployment's prospector.SettingAllowPrivateWebhooks through it
+	// (SettingPolicy), so every node decides alike. An error fails the
+	// request without contacting the destination.
+	Policy func(ctx context.Context) (bool, error)
 	// Resolver resolves destination names; default net.DefaultResolver.
 	Resolver Resolver
 	// ConnectTimeout bounds each TCP connect; default 5s.
@@ -43,13 +45,21 @@ type Config struct {
 
 // Client sends requests to destinations chosen by workspaces. It never
 // follows redirects, never uses a proxy (whatever HTTP_PROXY says), only
-// speaks http and https, and dials only addresses it has checked: a name
-// is resolved once, every address it resolves to is checked, and the
-// connection goes to one of those exact addresses, so a DNS answer that
-// changes between check and connect (rebinding) cannot slip through.
+// speaks http and https, and dials only addresses its netguard.Guard has
+// checked: a name is resolved once, every address it resolves to is
+// checked, and the connection goes to one of those exact addresses, so a
+// DNS answer that changes between check and connect (rebinding) cannot
+// slip through.
 type Client struct {
-	cfg  Config
-	http *http.Client
+	cfg Config
+	// strict refuses internal addresses; lax (used only while the policy
+	// allows them) does not.
+	strict, lax *netguard.Guard
+	http        *http.Client // for destinations that must be public
+	// open is for requests that may reach internal addresses: a transport
+	// of its own, so that its connections are never reused for a request
+	// that may not.
+	open *http.Client
 	// dials counts connection attempts that passed the checks (tests).
 	dials atomic.Int64
 	// dial connects to a checked address; tests replace it.
@@ -71,59 +81,91 @@ func NewClient(cfg Config) *Client {
 		cfg.Label = "webhook target"
 	}
 	c := &Client{cfg: cfg}
-	d := &net.Dialer{Timeout: cfg.ConnectTimeout, Control: c.control}
+	count := func(ctx context.Context, network, address string) (net.Conn, error) {
+		c.dials.Add(1)
+		return c.dial(ctx, network, address)
+	}
+	c.strict = &netguard.Guard{Label: cfg.Label, Resolver: cfg.Resolver, Dial: count}
+	c.lax = &netguard.Guard{Label: cfg.Label, AllowPrivate: true, Resolver: cfg.Resolver, Dial: count}
+	d := &net.Dialer{Timeout: cfg.ConnectTimeout, ControlContext: c.controlContext}
 	c.dial = d.DialContext
+	c.http, c.open = c.newHTTPClient(false), c.newHTTPClient(true)
+	return c
+}
+
+func (c *Client) newHTTPClient(allowPrivate bool) *http.Client {
 	transport := &http.Transport{
-		Proxy:                 nil, // never from the environment
-		DialContext:           c.dialContext,
-		TLSHandshakeTimeout:   cfg.ConnectTimeout,
-		ResponseHeaderTimeout: cfg.Timeout,
+		Proxy: nil, // never from the environment
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if allowPrivate {
+				// controlContext lets this connection's socket through.
+				return c.lax.DialContext(context.WithValue(ctx, allowPrivateKey{}, true), network, addr)
+			}
+			return c.strict.DialContext(ctx, network, addr)
+		},
+		TLSHandshakeTimeout:   c.cfg.ConnectTimeout,
+		ResponseHeaderTimeout: c.cfg.Timeout,
 		MaxIdleConnsPerHost:   4,
 		IdleConnTimeout:       30 * time.Second,
 		ForceAttemptHTTP2:     true,
 	}
-	c.http = &http.Client{
+	return &http.Client{
 		Transport: transport,
-		Timeout:   cfg.Timeout,
+		Timeout:   c.cfg.Timeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse
 		},
 	}
-	return c
 }
 
-// AllowPrivate reports whether the client may reach internal addresses.
-func (c *Client) AllowPrivate() bool { return c.cfg.AllowPrivate }
+// AllowPrivate reports whether a request made now may reach internal
+// addresses: Config.AllowPrivate, else Config.Policy's answer. The error
+// is a *PolicyError.
+func (c *Client) AllowPrivate(ctx context.Context) (bool, error) {
+	if c.cfg.AllowPrivate || c.cfg.Policy == nil {
+		return c.cfg.AllowPrivate, nil
+	}
+	allow, err := c.cfg.Policy(ctx)
+	if err != nil {
+		return false, &PolicyError{Err: err}
+	}
+	return allow, nil
+}
+
+// client is the HTTP client of requests allowed, or not, to reach
+// internal addresses.
+func (c *Client) client(allowPrivate bool) *http.Client {
+	if allowPrivate {
+		return c.open
+	}
+	return c.http
+}
 
 // RefusedError is a destination the client will not contact. Its message
 // is safe to show to the workspace (push answers it as provider_response).
-type RefusedError struct {
-	Label  string // "webhook target"
-	Target string // the address, name or URL part refused
-	Reason string // "a loopback address"
-}
-
-func (e *RefusedError) Error() string {
-	if e.Reason == "" {
-		return fmt.Sprintf("refused: %s %s", e.Label, e.Target)
-	}
-	return fmt.Sprintf("refused: %s %s is %s", e.Label, e.Target, e.Reason)
-}
+type RefusedError = netguard.RefusedError
 
 // IsRefused reports whether err is, or wraps, a *RefusedError.
-func IsRefused(err error) bool {
-	var r *RefusedError
-	return errors.As(err, &r)
-}
+func IsRefused(err error) bool { return netguard.IsRefused(err) }
 
 func (c *Client) refuse(target, reason string) *RefusedError {
-	return &RefusedError{Label: c.cfg.Label, Target: target, Reason: reason}
+	return c.strict.Refuse(target, reason)
 }
 
 // CheckURL checks what can be known of a destination without resolving
 // it: the scheme, user info, and a host that is an address or a name the
-// policy refuses. Dialling checks the resolved addresses again.
-func (c *Client) CheckURL(raw string) (*url.URL, error) {
+// policy refuses. Dialling checks the resolved addresses again. The
+// policy is read as AllowPrivate reads it.
+func (c *Client) CheckURL(ctx context.Context, raw string) (*url.URL, error) {
+	allow, err := c.AllowPrivate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return c.checkURL(raw, allow)
+}
+
+// checkURL is CheckURL with the policy read.
+func (c *Client) checkURL(raw string, allowPrivate bool) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, c.refuse("URL", "not a valid URL")
@@ -143,97 +185,29 @@ func (c *Client) CheckURL(raw string) (*url.URL, error) {
 			return nil, c.refuse("URL", "using an invalid port")
 		}
 	}
-	if c.cfg.AllowPrivate {
-		return u, nil
-	}
-	if addr, err := netip.ParseAddr(host); err == nil {
-		if why := blocked(addr); why != "" {
-			return nil, c.refuse(addr.String(), why)
+	if !allowPrivate {
+		if err := c.strict.CheckHost(host); err != nil {
+			return nil, err
 		}
-		return u, nil
-	}
-	if why := blockedName(host); why != "" {
-		return nil, c.refuse(host, why)
 	}
 	return u, nil
 }
 
-// dialContext resolves addr's host, checks every address it resolves to,
-// and connects to the first that answers. A name with any refused
-// address is refused as a whole.
-func (c *Client) dialContext(ctx context.Context, network, addr string) (net.Conn, error) {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, err
+// allowPrivateKey marks the context of a connection allowed to reach
+// internal addresses.
+type allowPrivateKey struct{}
+
+// controlContext is control, except for connections allowed to reach
+// internal addresses.
+func (c *Client) controlContext(ctx context.Context, network, address string, raw syscall.RawConn) error {
+	if allow, _ := ctx.Value(allowPrivateKey{}).(bool); allow {
+		return nil
 	}
-	var ips []netip.Addr
-	if ip, err := netip.ParseAddr(host); err == nil {
-		ips = []netip.Addr{ip}
-	} else {
-		if !c.cfg.AllowPrivate {
-			if why := blockedName(host); why != "" {
-				return nil, c.refuse(host, why)
-			}
-		}
-		answers, err := c.cfg.Resolver.LookupIPAddr(ctx, host)
-		if err != nil {
-			return nil, fmt.Errorf("resolve %s: %w", host, err)
-		}
-		for _, a := range answers {
-			ip, ok := netip.AddrFromSlice(a.IP)
-			if !ok {
-				continue
-			}
-			ip = ip.Unmap() // net.IP keeps IPv4 in 16 bytes
-			if a.Zone != "" {
-				ip = ip.WithZone(a.Zone)
-			}
-			ips = append(ips, ip)
-		}
-		if len(ips) == 0 {
-			return nil, fmt.Errorf("resolve %s: no addresses", host)
-		}
-	}
-	if !c.cfg.AllowPrivate {
-		for _, ip := range ips {
-			if why := blocked(ip); why != "" {
-				target := ip.String()
-				if target != host {
-					target = host + " (" + ip.String() + ")"
-				}
-				return nil, c.refuse(target, why)
-			}
-		}
-	}
-	var firstErr error
-	for _, ip := range ips {
-		c.dials.Add(1)
-		conn, err := c.dial(ctx, network, net.JoinHostPort(ip.String(), port))
-		if err == nil {
-			return conn, nil
-		}
-		if firstErr == nil {
-			firstErr = err
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	return nil, firstErr
+	return c.control(network, address, raw)
 }
 
 // control checks the address the socket is about to connect to, the last
-// moment before the packet leaves: a second line behind dialContext.
-func (c *Client) control(_, address string, _ syscall.RawConn) error {
-	if c.cfg.AllowPrivate {
-		return nil
-	}
-	ap, err := netip.ParseAddrPort(address)
-	if err != nil {
-		return c.refuse(address, "not an address")
-	}
-	if why := blocked(ap.Addr()); why != "" {
-		return c.refuse(ap.Addr().String(), why)
-	}
-	return nil
+// moment before the packet leaves: a second line behind the guard's dial.
+func (c *Client) control(network, address string, rc syscall.RawConn) error {
+	return c.strict.Control(network, address, rc)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -167,19 +166,9 @@ func TestRefusalMessages(t *testing.T) {
 	}
 }
 
+// TestAddressPolicy: the policy's public-address cases moved to
+// netguard's TestPublicAddressesAllowed with the policy itself.
 func TestAddressPolicy(t *testing.T) {
-	for _, ok := range []string{"93.184.216.34", "8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "192.169.0.1",
-		"2606:4700:4700::1111", "2a00:1450:4001:82b::200e", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1",
-		"169.253.255.255", "11.0.0.1"} {
-		if why := blocked(netip.MustParseAddr(ok)); why != "" {
-			t.Errorf("%s refused as %s", ok, why)
-		}
-	}
-	for _, name := range []string{"example.com", "hooks.example.co.uk", "localhost-api.example.com", "my.local.example.com", "1password.com", "a.b.123abc"} {
-		if why := blockedName(name); why != "" {
-			t.Errorf("name %s refused as %s", name, why)
-		}
-	}
 	// The dialer's last line checks the socket address itself.
 	c := NewClient(Config{})
 	if err := c.control("tcp4", "127.0.0.1:80", nil); !IsRefused(err) {

@@ -67,7 +67,11 @@ func (r *Result) OK() bool { return r.StatusCode >= 200 && r.StatusCode < 300 }
 // bad header) naming only the host: never the URL's path or query, the
 // auth value or the secret.
 func (c *Client) Deliver(ctx context.Context, r Request) (*Result, error) {
-	u, err := c.CheckURL(r.URL)
+	allow, err := c.AllowPrivate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	u, err := c.checkURL(r.URL, allow)
 	if err != nil {
 		return nil, err
 	}
@@ -98,12 +102,13 @@ func (c *Client) Deliver(ctx context.Context, r Request) (*Result, error) {
 		req.Header.Set(HeaderTimestamp, strconv.FormatInt(now.Unix(), 10))
 		req.Header.Set(HeaderSignature, Sign(key, r.ID, now, r.Body))
 	}
-	return c.do(req, r.AuthValue, r.Secret)
+	return c.do(req, allow, r.AuthValue, r.Secret)
 }
 
-// do sends req and reads the answer, blanking secrets out of it.
-func (c *Client) do(req *http.Request, secrets ...string) (*Result, error) {
-	resp, err := c.http.Do(req)
+// do sends req, through the client allowed to reach internal addresses
+// when allowPrivate, and reads the answer, blanking secrets out of it.
+func (c *Client) do(req *http.Request, allowPrivate bool, secrets ...string) (*Result, error) {
+	resp, err := c.client(allowPrivate).Do(req)
 	if err != nil {
 		return nil, c.transportError(req.URL.Host, err)
 	}
@@ -163,7 +168,9 @@ func IsTimeout(err error) bool {
 	return errors.As(err, &t)
 }
 
-// truncate cuts b to at most n bytes on a character boundary.
+// truncate cuts b to at most n bytes on a character boundary, as text
+// the stores accept (prospector.CleanText: a receiver's NUL must not
+// fail recording its answer).
 func truncate(b []byte, n int) string {
 	if len(b) > n {
 		b = b[:n]
@@ -175,7 +182,7 @@ func truncate(b []byte, n int) string {
 			b = b[:len(b)-1]
 		}
 	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
+	return prospector.CleanText(string(b))
 }
 
 // redact blanks secrets (8 bytes or longer) out of s.

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/wire"
 )
 
 // TestDeliveryAtRealReceiver: the default envelope, the workspace's auth
@@ -59,16 +60,16 @@ func TestDeliveryAtRealReceiver(t *testing.T) {
 		t.Fatal(err)
 	}
 	if env.Source != SourcePush || env.WorkspaceID != "ws_1" || env.LeadCount != 2 || len(env.Leads) != 2 ||
-		env.DispatchedAt != p.DispatchedAt.Format(timeLayout) {
+		env.DispatchedAt != wire.Timestamp(p.DispatchedAt) {
 		t.Fatalf("envelope %s", got.body)
 	}
-	for _, f := range LeadFields {
+	for _, f := range LeadFields() {
 		if _, ok := env.Leads[1][f]; !ok {
 			t.Errorf("lead entry lacks %s: %v", f, env.Leads[1])
 		}
 	}
-	if len(env.Leads[0]) != len(LeadFields) {
-		t.Errorf("lead entry has %d members, want the contract's %d", len(env.Leads[0]), len(LeadFields))
+	if len(env.Leads[0]) != len(LeadFields()) {
+		t.Errorf("lead entry has %d members, want the contract's %d", len(env.Leads[0]), len(LeadFields()))
 	}
 
 	// A retry of the same delivery keeps its webhook-id; the signature
@@ -142,6 +143,10 @@ func TestResponseTruncatedAndRedacted(t *testing.T) {
 			w.Write([]byte("x" + long))
 			return
 		}
+		if n == 3 { // text no store accepts as it is
+			w.Write([]byte("bad\x00byte \xff and {\"e\":\"\\u0000\"}"))
+			return
+		}
 		// A receiver that echoes what it got.
 		w.Write([]byte("you sent " + r.Header.Get("X-Token") + " signed " + r.Header.Get(HeaderSignature)))
 	})
@@ -161,6 +166,10 @@ func TestResponseTruncatedAndRedacted(t *testing.T) {
 	res, err = c.Send(context.Background(), s, rc.URL, "msg_1", testPayload())
 	if err != nil || strings.Contains(res.Response, auth) || !strings.Contains(res.Response, "you sent [redacted]") {
 		t.Fatalf("echoed response %q must not show the auth value", res.Response)
+	}
+	res, err = c.Send(context.Background(), s, rc.URL, "msg_1", testPayload())
+	if want := "bad\uFFFDbyte \uFFFD and {\"e\":\"\uFFFD\"}"; err != nil || res.Response != want {
+		t.Fatalf("response %q, %v; want %q, text the stores accept", res.Response, err, want)
 	}
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for v, want := range map[string]time.Duration{"": 0, "0": 0, "-5": 0, "30": 30 * time.Second, "soon": 0,

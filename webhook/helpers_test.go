@@ -35,7 +35,11 @@ func newReceiver(t *testing.T, answer func(w http.ResponseWriter, r *http.Reques
 	rc := &receiver{answer: answer}
 	rc.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := rc.hits.Add(1)
-		body, _ := io.ReadAll(r.Body)
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
 		rc.mu.Lock()
 		rc.reqs = append(rc.reqs, recorded{header: r.Header.Clone(), body: body, path: r.URL.RequestURI()})
 		rc.mu.Unlock()
@@ -61,7 +65,10 @@ func (rc *receiver) last(t *testing.T) recorded {
 }
 
 func (rc *receiver) port() string {
-	_, port, _ := net.SplitHostPort(strings.TrimPrefix(rc.URL, "http://"))
+	_, port, err := net.SplitHostPort(strings.TrimPrefix(rc.URL, "http://"))
+	if err != nil {
+		panic(err) // httptest's own URL
+	}
 	return port
 }
 

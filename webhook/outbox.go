@@ -9,10 +9,12 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
 	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/wire"
 )
 
 // The auto-sync outbox. Each new lead gets one delivery row per
@@ -26,15 +28,19 @@ import (
 // KindDeliver is the job kind of one delivery attempt.
 const KindDeliver = "webhook.deliver"
 
-// RetrySchedule is the wait before each retry: after the first failed
+// retrySchedule is the wait before each retry: after the first failed
 // attempt 1 minute, then 5 minutes, 30 minutes, 2, 5, 8 and 8 hours,
 // each ±10% (jitter) — 8 attempts over about 23.6 hours. A delivery
 // whose 8th attempt fails is dead-lettered.
-var RetrySchedule = []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minute,
+var retrySchedule = []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minute,
 	2 * time.Hour, 5 * time.Hour, 8 * time.Hour, 8 * time.Hour}
 
+// RetrySchedule returns the wait before each retry (see retrySchedule),
+// a copy: changing it changes nothing of the outbox's.
+func RetrySchedule() []time.Duration { return slices.Clone(retrySchedule) }
+
 // MaxAttempts is the number of attempts a delivery gets.
-func MaxAttempts() int { return len(RetrySchedule) + 1 }
+func MaxAttempts() int { return len(retrySchedule) + 1 }
 
 // maxRetryAfter caps how long a Retry-After can hold a delivery back.
 const maxRetryAfter = 12 * time.Hour
@@ -82,12 +88,17 @@ type jobPayload struct {
 	Attempt    int    `json:"attempt"` // 1 for the first
 }
 
-// schedule enqueues the job of d's attempt number attempt at runAt. The
-// dedupe key makes enqueuing the same attempt twice harmless.
-func (o *Outbox) schedule(ctx context.Context, id string, attempt int, runAt time.Time) error {
+// attemptJob is the job of delivery id's attempt number attempt at
+// runAt. Its dedupe key makes enqueuing the same attempt twice harmless.
+func attemptJob(id string, attempt int, runAt time.Time) *prospector.Job {
 	payload, _ := json.Marshal(jobPayload{DeliveryID: id, Attempt: attempt})
-	_, err := o.Enqueue(ctx, &prospector.Job{Kind: KindDeliver, Key: id + ":" + strconv.Itoa(attempt),
-		Payload: payload, RunAt: runAt, MaxAttempts: 10})
+	return &prospector.Job{Kind: KindDeliver, Key: id + ":" + strconv.Itoa(attempt),
+		Payload: payload, RunAt: runAt, MaxAttempts: 10}
+}
+
+// schedule enqueues the job of d's attempt number attempt at runAt.
+func (o *Outbox) schedule(ctx context.Context, id string, attempt int, runAt time.Time) error {
+	_, err := o.Enqueue(ctx, attemptJob(id, attempt, runAt))
 	if err != nil {
 		return fmt.Errorf("webhook: schedule delivery %s attempt %d: %w", id, attempt, err)
 	}
@@ -99,7 +110,7 @@ func (o *Outbox) schedule(ctx context.Context, id string, attempt int, runAt tim
 // returns no deliveries, when auto-sync is off. A lead already delivered
 // (or queued) to that destination is not queued again: its existing
 // delivery is returned.
-func (o *Outbox) Queue(ctx context.Context, workspaceID string, leads []Lead) ([]*prospector.Delivery, error) {
+func (o *Outbox) Queue(ctx context.Context, workspaceID string, leads []wire.Lead) ([]*prospector.Delivery, error) {
 	s, err := o.Store.WebhookSettings(ctx, workspaceID)
 	if errors.Is(err, prospector.ErrNotFound) {
 		return nil, nil
@@ -132,6 +143,33 @@ func (o *Outbox) Queue(ctx context.Context, workspaceID string, leads []Lead) ([
 		}
 	}
 	return out, nil
+}
+
+// Deliveries returns a delivery of each lead to s's auto-sync
+// destination, with the job of its first attempt, for a caller that
+// writes both in a transaction of its own: a radar batch, through
+// prospector.LeadBatch.AutoSync, so that the leads and their deliveries
+// commit together. It returns nothing when s has auto-sync off. The
+// first attempts are due at once; the job runner picks them up at its
+// next poll.
+func (o *Outbox) Deliveries(s *prospector.WebhookSettings, leads []wire.Lead) ([]*prospector.Delivery, []*prospector.Job, error) {
+	if !s.AutoSync || s.URL == "" {
+		return nil, nil, nil
+	}
+	now := o.now()
+	ds := make([]*prospector.Delivery, 0, len(leads))
+	js := make([]*prospector.Job, 0, len(leads))
+	for i := range leads {
+		snapshot, err := json.Marshal(&leads[i])
+		if err != nil {
+			return nil, nil, fmt.Errorf("webhook: queue lead %s: %w", leads[i].ID, err)
+		}
+		d := &prospector.Delivery{ID: prospector.NewDeliveryID(), WorkspaceID: s.WorkspaceID,
+			DestinationKind: prospector.DestinationWebhook, DestinationURL: s.URL, LeadID: leads[i].ID,
+			Payload: snapshot, Status: prospector.DeliveryPending, NextAttemptAt: now}
+		ds, js = append(ds, d), append(js, attemptJob(d.ID, 1, now))
+	}
+	return ds, js, nil
 }
 
 // Redeliver sends a finished delivery (delivered, dead or disabled) again,
@@ -271,7 +309,7 @@ func (o *Outbox) attempt(ctx context.Context, d *prospector.Delivery) error {
 	mark := func(u prospector.DeliveryUpdate) error {
 		u.Attempts = attempt
 		err := o.Store.MarkDelivery(ctx, d.ID, d.Attempts, u, now)
-		if errors.Is(err, prospector.ErrConflict) {
+		if errors.Is(err, prospector.ErrConcurrentUpdate) {
 			return nil // another worker recorded this attempt
 		}
 		return err
@@ -285,17 +323,17 @@ func (o *Outbox) attempt(ctx context.Context, d *prospector.Delivery) error {
 		u := prospector.DeliveryUpdate{Status: prospector.DeliveryDisabled, NextAttemptAt: now, LastError: why}
 		u.Attempts = d.Attempts // no attempt was made
 		err := o.Store.MarkDelivery(ctx, d.ID, d.Attempts, u, now)
-		if errors.Is(err, prospector.ErrConflict) {
+		if errors.Is(err, prospector.ErrConcurrentUpdate) {
 			return nil
 		}
 		return err
 	}
-	var lead Lead
+	var lead wire.Lead
 	if err := json.Unmarshal(d.Payload, &lead); err != nil {
 		return mark(prospector.DeliveryUpdate{Status: prospector.DeliveryDead, NextAttemptAt: now,
 			LastError: "stored lead is not readable"})
 	}
-	payload := &Payload{Source: SourceAutoSync, WorkspaceID: d.WorkspaceID, Leads: []Lead{lead}, DispatchedAt: now}
+	payload := &Payload{Source: SourceAutoSync, WorkspaceID: d.WorkspaceID, Leads: []wire.Lead{lead}, DispatchedAt: now}
 	res, err := o.Client.Send(ctx, s, d.DestinationURL, d.ID, payload)
 	if err != nil && ctx.Err() != nil {
 		// Shutdown or a lost lease: not the destination's fault. The job
@@ -342,7 +380,7 @@ func (o *Outbox) attempt(ctx context.Context, d *prospector.Delivery) error {
 		return mark(prospector.DeliveryUpdate{Status: prospector.DeliveryDead, NextAttemptAt: now, LastStatusCode: code,
 			LastError: fmt.Sprintf("gave up after %d attempts: %s", attempt, reason)})
 	}
-	delay := o.jitter(RetrySchedule[attempt-1])
+	delay := o.jitter(retrySchedule[attempt-1])
 	if retryAfter > delay {
 		delay = min(retryAfter, maxRetryAfter)
 	}

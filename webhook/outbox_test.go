@@ -14,6 +14,7 @@ import (
 	"github.com/prospectorhq/prospector/jobs"
 	"github.com/prospectorhq/prospector/sqlite"
 	"github.com/prospectorhq/prospector/storetest"
+	"github.com/prospectorhq/prospector/wire"
 )
 
 type fakeClock struct {
@@ -71,9 +72,9 @@ func newOutbox(t *testing.T, rc *receiver) *outboxFixture {
 
 func (f *outboxFixture) queue(t *testing.T, ids ...string) []*prospector.Delivery {
 	t.Helper()
-	var leads []Lead
+	var leads []wire.Lead
 	for _, id := range ids {
-		leads = append(leads, Lead{ID: id, FullName: "Lead " + id, Email: id + "@example.com"})
+		leads = append(leads, wire.Lead{ID: id, FullName: "Lead " + id, Email: id + "@example.com"})
 	}
 	ds, err := f.ob.Queue(context.Background(), f.ws.ID, leads)
 	if err != nil {
@@ -95,7 +96,7 @@ func (f *outboxFixture) runDue(t *testing.T) int {
 		if err := f.ob.Handle(ctx, j); err != nil {
 			t.Fatalf("handle job %d: %v", j.ID, err)
 		}
-		if err := f.st.CompleteJob(ctx, j.ID, "test"); err != nil {
+		if err := f.st.CompleteJob(ctx, j.ID, j.LeaseToken); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -170,7 +171,7 @@ func TestRetryScheduleFakeClock(t *testing.T) {
 
 func TestJitterStaysWithinTenPercent(t *testing.T) {
 	o := &Outbox{}
-	for _, d := range RetrySchedule {
+	for _, d := range RetrySchedule() {
 		lo, hi := d-d/10, d+d/10
 		for range 200 {
 			if j := o.jitter(d); j < lo || j > hi {
@@ -254,7 +255,10 @@ func TestGoneDisablesDestination(t *testing.T) {
 	if first.Status != prospector.DeliveryDisabled || first.LastStatusCode != 410 || !strings.Contains(first.LastError, "endpoint deleted") {
 		t.Fatalf("after 410: %+v", first)
 	}
-	s, _ := f.st.WebhookSettings(context.Background(), f.ws.ID)
+	s, err := f.st.WebhookSettings(context.Background(), f.ws.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if s.AutoSync || !strings.Contains(s.DisabledReason, "410 Gone") || s.DisabledAt == nil {
 		t.Fatalf("settings after 410: %+v", s)
 	}
@@ -316,17 +320,22 @@ func TestOncePerDestinationAndIdempotentJobs(t *testing.T) {
 	if len(a) != 2 || len(b) != 1 || a[0].ID != b[0].ID {
 		t.Fatalf("lead queued twice got deliveries %s and %s", a[0].ID, b[0].ID)
 	}
-	if n, _ := f.st.CountJobs(ctx, KindDeliver, prospector.JobQueued); n != 2 {
+	if n, err := f.st.CountJobs(ctx, KindDeliver, prospector.JobQueued); err != nil {
+		t.Fatal(err)
+	} else if n != 2 {
 		t.Fatalf("%d jobs queued, want 2", n)
 	}
-	claimed, _ := f.st.ClaimJobs(ctx, "w", []string{KindDeliver}, 10, time.Minute, epoch)
+	claimed, err := f.st.ClaimJobs(ctx, "w", []string{KindDeliver}, 10, time.Minute, epoch)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, j := range claimed {
 		for range 2 { // run twice, as after a lost lease
 			if err := f.ob.Handle(ctx, j); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := f.st.CompleteJob(ctx, j.ID, "w"); err != nil {
+		if err := f.st.CompleteJob(ctx, j.ID, j.LeaseToken); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -412,7 +421,7 @@ func TestDeliverySurvivesRestart(t *testing.T) {
 		rctx, cancel := context.WithCancel(ctx)
 		done := make(chan error, 1)
 		go func() { done <- r.Run(rctx) }()
-		if _, err := ob.Queue(ctx, ws.ID, []Lead{{ID: "ld_1", FullName: "Ada"}}); err != nil {
+		if _, err := ob.Queue(ctx, ws.ID, []wire.Lead{{ID: "ld_1", FullName: "Ada"}}); err != nil {
 			t.Fatal(err)
 		}
 		deadline := time.Now().Add(10 * time.Second)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/wire"
 )
 
 // Outreach tools. Both adapters speak to an add-leads API of the tool,
@@ -28,7 +29,7 @@ type OutreachTool interface {
 	// result is never nil: it counts the leads the tool took before any
 	// failure. err is set when a request got no answer (refused, timed
 	// out); an answer other than 2xx is a result with OK false.
-	AddLeads(ctx context.Context, leads []Lead) (*OutreachResult, error)
+	AddLeads(ctx context.Context, leads []wire.Lead) (*OutreachResult, error)
 }
 
 // OutreachResult is how an add-leads call went.
@@ -50,7 +51,20 @@ type OutreachOptions struct {
 }
 
 // NotConfiguredError: the workspace has not set up the tool it pushes to.
+// Error tells the operator the command that sets it up (logs, the CLI);
+// Message tells a caller of the API what is missing.
 type NotConfiguredError struct{ Tool string }
+
+// Message is the error in an API caller's words: what the workspace
+// lacks and who provides it, without a command the caller cannot run.
+func (e *NotConfiguredError) Message() string {
+	mapping := "the campaign its leads join"
+	if e.Tool == prospector.DestinationOutreachToolB {
+		mapping = "the list its contacts join"
+	}
+	return fmt.Sprintf("%s is not configured for this workspace: pushing there needs an integration with the tool "+
+		"(its base URL and an API key) and %s, which the service's operator sets up", e.Tool, mapping)
+}
 
 func (e *NotConfiguredError) Error() string {
 	mapping := "--campaign ID"
@@ -134,7 +148,11 @@ func (b *base) post(ctx context.Context, target string, auth http.Header, body a
 	if err != nil {
 		return nil, err
 	}
-	if _, err := b.client.CheckURL(target); err != nil {
+	allow, err := b.client.AllowPrivate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := b.client.checkURL(target, allow); err != nil {
 		return nil, err
 	}
 	for try := 0; ; try++ {
@@ -146,7 +164,7 @@ func (b *base) post(ctx context.Context, target string, auth http.Header, body a
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json")
 		req.Header.Set("User-Agent", UserAgent)
-		res, err := b.client.do(req, b.in.APIKey)
+		res, err := b.client.do(req, allow, b.in.APIKey)
 		if err != nil || res.StatusCode != http.StatusTooManyRequests || try > 0 {
 			return res, err
 		}
@@ -165,7 +183,7 @@ func (b *base) post(ctx context.Context, target string, auth http.Header, body a
 
 // send posts batches of at most size leads, stopping at the first that
 // fails; build makes one batch's body.
-func (b *base) send(ctx context.Context, target string, auth http.Header, leads []Lead, size int, build func([]Lead) any) (*OutreachResult, error) {
+func (b *base) send(ctx context.Context, target string, auth http.Header, leads []wire.Lead, size int, build func([]wire.Lead) any) (*OutreachResult, error) {
 	out := &OutreachResult{OK: true}
 	for start := 0; start < len(leads); start += size {
 		batch := leads[start:min(start+size, len(leads))]
@@ -216,9 +234,9 @@ func strPtr(s string) *string {
 	return &s
 }
 
-func (t *toolA) AddLeads(ctx context.Context, leads []Lead) (*OutreachResult, error) {
+func (t *toolA) AddLeads(ctx context.Context, leads []wire.Lead) (*OutreachResult, error) {
 	auth := http.Header{"Authorization": {"Bearer " + t.in.APIKey}}
-	return t.send(ctx, t.endpoint("v1", "campaigns", t.in.CampaignID, "leads"), auth, leads, ToolABatch, func(batch []Lead) any {
+	return t.send(ctx, t.endpoint("v1", "campaigns", t.in.CampaignID, "leads"), auth, leads, ToolABatch, func(batch []wire.Lead) any {
 		out := make([]toolALead, len(batch))
 		for i, l := range batch {
 			out[i] = toolALead{Email: strPtr(l.Email), FirstName: strPtr(l.FirstName), LastName: strPtr(l.LastName),
@@ -253,9 +271,9 @@ type toolBContact struct {
 	CustomFields map[string]string `json:"customFields"`
 }
 
-func (t *toolB) AddLeads(ctx context.Context, leads []Lead) (*OutreachResult, error) {
+func (t *toolB) AddLeads(ctx context.Context, leads []wire.Lead) (*OutreachResult, error) {
 	auth := http.Header{"X-Api-Key": {t.in.APIKey}}
-	return t.send(ctx, t.endpoint("api", "lists", t.in.ListID, "contacts"), auth, leads, ToolBBatch, func(batch []Lead) any {
+	return t.send(ctx, t.endpoint("api", "lists", t.in.ListID, "contacts"), auth, leads, ToolBBatch, func(batch []wire.Lead) any {
 		out := make([]toolBContact, len(batch))
 		for i, l := range batch {
 			out[i] = toolBContact{Email: l.Email, FirstName: l.FirstName, LastName: l.LastName, Name: l.FullName,

@@ -12,12 +12,13 @@ import (
 
 	"github.com/prospectorhq/prospector"
 	"github.com/prospectorhq/prospector/storetest"
+	"github.com/prospectorhq/prospector/wire"
 )
 
-func manyLeads(n int) []Lead {
-	out := make([]Lead, n)
+func manyLeads(n int) []wire.Lead {
+	out := make([]wire.Lead, n)
 	for i := range out {
-		out[i] = Lead{ID: fmt.Sprintf("ld_%03d", i), FullName: fmt.Sprintf("Person %d", i), FirstName: "Person",
+		out[i] = wire.Lead{ID: fmt.Sprintf("ld_%03d", i), FullName: fmt.Sprintf("Person %d", i), FirstName: "Person",
 			Email: fmt.Sprintf("p%d@example.com", i), Company: "Acme", Title: "CTO", NetworkURL: "https://network.example/in/p"}
 	}
 	return out

@@ -11,29 +11,8 @@ import (
 	"time"
 
 	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/wire"
 )
-
-// Lead is a lead as deliveries carry it: the contract's lead entry. It is
-// the package's own type so that deliveries do not depend on how leads
-// are stored; callers convert. Empty strings and a zero CreatedAt are
-// sent as null. Its JSON form is what the outbox keeps per delivery.
-type Lead struct {
-	ID         string    `json:"id"`
-	FullName   string    `json:"full_name"`
-	FirstName  string    `json:"first_name,omitempty"`
-	LastName   string    `json:"last_name,omitempty"`
-	Title      string    `json:"title,omitempty"`
-	Company    string    `json:"company,omitempty"`
-	NetworkURL string    `json:"network_url,omitempty"`
-	Email      string    `json:"email,omitempty"`
-	Phone      string    `json:"phone,omitempty"`
-	Location   string    `json:"location,omitempty"`
-	Score      *float64  `json:"score,omitempty"`
-	Status     string    `json:"status,omitempty"`
-	RadarID    string    `json:"radar_id,omitempty"`
-	CampaignID string    `json:"campaign_id,omitempty"`
-	CreatedAt  time.Time `json:"created_at,omitzero"`
-}
 
 // Sources of a delivery, the envelope's source member.
 const (
@@ -41,70 +20,71 @@ const (
 	SourcePush     = "manual_push"
 )
 
-// Payload is what one delivery carries before it is shaped.
+// Payload is what one delivery carries before it is shaped. Its leads
+// are the leads' one shape, wire.Lead, whose contract lead entry (the
+// members of LeadFields) deliveries carry.
 type Payload struct {
 	Source       string
 	WorkspaceID  string
-	Leads        []Lead
+	Leads        []wire.Lead
 	DispatchedAt time.Time
 }
 
-// LeadFields are the members of a lead entry, in the contract's order.
-var LeadFields = []string{"id", "full_name", "first_name", "last_name", "title", "company", "network_url",
+// leadFields are the members of a lead entry, in the contract's order.
+var leadFields = []string{"id", "full_name", "first_name", "last_name", "title", "company", "network_url",
 	"email", "phone", "location", "score", "status", "radar_id", "campaign_id", "created_at"}
 
-// EnvelopeFields are the members of the default envelope, in order.
-var EnvelopeFields = []string{"source", "workspace_id", "lead_count", "leads", "dispatched_at"}
+// envelopeFields are the members of the default envelope, in order.
+var envelopeFields = []string{"source", "workspace_id", "lead_count", "leads", "dispatched_at"}
 
-// timeLayout is the API's timestamp format: UTC with milliseconds.
-const timeLayout = "2006-01-02T15:04:05.000Z07:00"
+// LeadFields returns the members of a lead entry, in the contract's
+// order: a copy, which callers may change.
+func LeadFields() []string { return slices.Clone(leadFields) }
 
-func nullable(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
+// EnvelopeFields returns the members of the default envelope, in order:
+// a copy, which callers may change.
+func EnvelopeFields() []string { return slices.Clone(envelopeFields) }
 
-// field returns one member of l's entry.
-func (l *Lead) field(name string) any {
+// leadField returns one member of l's entry: unknown values are nil or
+// a nil *string, which JSON renders as null.
+func leadField(l *wire.Lead, name string) any {
 	switch name {
 	case "id":
 		return l.ID
 	case "full_name":
 		return l.FullName
 	case "first_name":
-		return nullable(l.FirstName)
+		return wire.OrNull(l.FirstName)
 	case "last_name":
-		return nullable(l.LastName)
+		return wire.OrNull(l.LastName)
 	case "title":
-		return nullable(l.Title)
+		return wire.OrNull(l.Title)
 	case "company":
-		return nullable(l.Company)
+		return wire.OrNull(l.Company)
 	case "network_url":
-		return nullable(l.NetworkURL)
+		return wire.OrNull(l.NetworkURL)
 	case "email":
-		return nullable(l.Email)
+		return wire.OrNull(l.Email)
 	case "phone":
-		return nullable(l.Phone)
+		return wire.OrNull(l.Phone)
 	case "location":
-		return nullable(l.Location)
+		return wire.OrNull(l.Location)
 	case "score":
 		if l.Score == nil {
 			return nil
 		}
 		return *l.Score
 	case "status":
-		return nullable(l.Status)
+		return wire.OrNull(l.Status)
 	case "radar_id":
-		return nullable(l.RadarID)
+		return wire.OrNull(l.RadarID)
 	case "campaign_id":
-		return nullable(l.CampaignID)
+		return wire.OrNull(l.CampaignID)
 	case "created_at":
 		if l.CreatedAt.IsZero() {
 			return nil
 		}
-		return l.CreatedAt.UTC().Format(timeLayout)
+		return wire.Timestamp(l.CreatedAt)
 	}
 	return nil
 }
@@ -159,9 +139,9 @@ func NewShape(s *prospector.WebhookSettings) (*Shape, error) {
 		switch {
 		case f == "id" || f == "leads":
 			return nil, prospector.Errorf(prospector.EINVALID, "field %s: cannot be disabled", f)
-		case !slices.Contains(LeadFields, f) && !slices.Contains(EnvelopeFields, f):
+		case !slices.Contains(leadFields, f) && !slices.Contains(envelopeFields, f):
 			return nil, prospector.Errorf(prospector.EINVALID, "field %s: unknown (fields: %s, %s)", f,
-				strings.Join(EnvelopeFields, ", "), strings.Join(LeadFields, ", "))
+				strings.Join(envelopeFields, ", "), strings.Join(leadFields, ", "))
 		}
 		sh.disabled[f] = true
 	}
@@ -176,12 +156,12 @@ func NewShape(s *prospector.WebhookSettings) (*Shape, error) {
 			return nil, prospector.Errorf(prospector.EINVALID, "custom field %s: value is not JSON", k)
 		}
 		if name, ok := strings.CutPrefix(k, "lead."); ok {
-			if !customName.MatchString(name) || slices.Contains(LeadFields, name) {
+			if !customName.MatchString(name) || slices.Contains(leadFields, name) {
 				return nil, prospector.Errorf(prospector.EINVALID, "custom field %s: must be lead.NAME with NAME a letter or _ then up to 63 letters, digits, _ or -, and not a lead field", k)
 			}
 			sh.leadCustom = append(sh.leadCustom, member{name, json.RawMessage(v)})
 		} else {
-			if !customName.MatchString(k) || slices.Contains(EnvelopeFields, k) {
+			if !customName.MatchString(k) || slices.Contains(envelopeFields, k) {
 				return nil, prospector.Errorf(prospector.EINVALID, "custom field %s: must be a letter or _ then up to 63 letters, digits, _ or -, and not an envelope field", k)
 			}
 			sh.custom = append(sh.custom, member{k, json.RawMessage(v)})
@@ -209,11 +189,11 @@ func CheckSettings(s *prospector.WebhookSettings) error {
 
 // leadObject is l's default entry: the enabled fields, then the "lead."
 // custom fields.
-func (sh *Shape) leadObject(l *Lead) object {
-	o := make(object, 0, len(LeadFields)+len(sh.leadCustom))
-	for _, f := range LeadFields {
+func (sh *Shape) leadObject(l *wire.Lead) object {
+	o := make(object, 0, len(leadFields)+len(sh.leadCustom))
+	for _, f := range leadFields {
 		if !sh.disabled[f] {
-			o = append(o, member{f, l.field(f)})
+			o = append(o, member{f, leadField(l, f)})
 		}
 	}
 	return append(o, sh.leadCustom...)
@@ -237,7 +217,7 @@ func envelopeValue(p *Payload, name string) any {
 	case "lead_count":
 		return len(p.Leads)
 	case "dispatched_at":
-		return p.DispatchedAt.UTC().Format(timeLayout)
+		return wire.Timestamp(p.DispatchedAt)
 	}
 	return nil
 }
@@ -251,8 +231,8 @@ func (sh *Shape) Body(p *Payload) ([]byte, error) {
 		}
 		return json.Marshal(v)
 	}
-	o := make(object, 0, len(EnvelopeFields)+len(sh.custom))
-	for _, f := range EnvelopeFields {
+	o := make(object, 0, len(envelopeFields)+len(sh.custom))
+	for _, f := range envelopeFields {
 		if sh.disabled[f] {
 			continue
 		}

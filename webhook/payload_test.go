@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/wire"
 )
 
 func score(f float64) *float64 { return &f }
@@ -16,8 +17,8 @@ var (
 	createdAt    = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 )
 
-func testLeads() []Lead {
-	return []Lead{
+func testLeads() []wire.Lead {
+	return []wire.Lead{
 		{ID: "ld_a", FullName: "Ada Lovelace", FirstName: "Ada", LastName: "Lovelace", Title: "VP Engineering",
 			Company: "Analytical Engines", NetworkURL: "https://network.example/in/ada", Email: "ada@engines.example",
 			Phone: "+44 20 7946 0000", Location: "London, England, GB", Score: score(87.5), Status: "detected",

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/prospectorhq/prospector/wire"
 )
 
 // Templates. A template is a JSON document in the shape the receiver
@@ -202,7 +204,7 @@ func (p *parser) str(s string, inLeads bool) (node, error) {
 
 func (p *parser) checkName(name string, inLeads bool) error {
 	switch {
-	case slices.Contains(EnvelopeFields, name):
+	case slices.Contains(envelopeFields, name):
 		return nil
 	case name == "lead":
 		if !inLeads {
@@ -213,7 +215,7 @@ func (p *parser) checkName(name string, inLeads bool) error {
 		if !inLeads {
 			return fmt.Errorf("{{%s}} outside {{#leads}}", name)
 		}
-		if !slices.Contains(LeadFields, strings.TrimPrefix(name, "lead.")) {
+		if !slices.Contains(leadFields, strings.TrimPrefix(name, "lead.")) {
 			return fmt.Errorf("unknown lead field in {{%s}}", name)
 		}
 		return nil
@@ -227,7 +229,7 @@ func (p *parser) checkName(name string, inLeads bool) error {
 }
 
 // render evaluates n for p; l is the current lead inside {{#leads}}.
-func (sh *Shape) render(n node, p *Payload, l *Lead) (any, error) {
+func (sh *Shape) render(n node, p *Payload, l *wire.Lead) (any, error) {
 	switch t := n.(type) {
 	case tLiteral:
 		return json.RawMessage(t), nil
@@ -278,14 +280,14 @@ func (sh *Shape) render(n node, p *Payload, l *Lead) (any, error) {
 	return nil, fmt.Errorf("webhook: template node %T", n)
 }
 
-func (sh *Shape) placeholder(name string, p *Payload, l *Lead) any {
+func (sh *Shape) placeholder(name string, p *Payload, l *wire.Lead) any {
 	switch {
 	case name == "leads":
 		return sh.leadObjects(p)
 	case name == "lead":
 		return sh.leadObject(l)
 	case strings.HasPrefix(name, "lead."):
-		return l.field(strings.TrimPrefix(name, "lead."))
+		return leadField(l, strings.TrimPrefix(name, "lead."))
 	case strings.HasPrefix(name, "custom."):
 		return json.RawMessage(sh.customByName[strings.TrimPrefix(name, "custom.")])
 	}
@@ -297,6 +299,11 @@ func asText(v any) string {
 	switch t := v.(type) {
 	case nil:
 		return ""
+	case *string: // a lead's text member, nil when unknown
+		if t == nil {
+			return ""
+		}
+		return *t
 	case string:
 		return t
 	case int:
