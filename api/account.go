@@ -5,31 +5,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"time"
 
 	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/account"
+	"github.com/prospectorhq/prospector/wire"
 )
 
-type workspaceJSON struct {
-	ID     string `json:"id"`
-	UserID string `json:"user_id"`
-	Role   string `json:"role"`
-	Email  string `json:"email"`
-}
-
-func workspaceOf(p *prospector.Principal) workspaceJSON {
-	return workspaceJSON{ID: p.Workspace.ID, UserID: p.Workspace.OwnerUserID, Role: p.Key.Role, Email: p.Workspace.Email}
-}
-
 type keyInfoJSON struct {
-	Valid            bool          `json:"valid"`
-	PublicAPIEnabled bool          `json:"public_api_enabled"`
-	Auth             authJSON      `json:"auth"`
-	Workspace        workspaceJSON `json:"workspace"`
-	Tier             string        `json:"tier"`
-	RateLimit        rateLimitJSON `json:"rate_limit"`
-	AllowedEndpoints []string      `json:"allowed_endpoints"`
-	GeneratedAt      string        `json:"generated_at"`
+	Valid            bool              `json:"valid"`
+	PublicAPIEnabled bool              `json:"public_api_enabled"`
+	Auth             authJSON          `json:"auth"`
+	Workspace        account.Workspace `json:"workspace"`
+	Tier             string            `json:"tier"`
+	RateLimit        rateLimitJSON     `json:"rate_limit"`
+	AllowedEndpoints []string          `json:"allowed_endpoints"`
+	GeneratedAt      string            `json:"generated_at"`
 }
 
 type authJSON struct {
@@ -72,7 +62,7 @@ func (s *Server) keyInfo(w http.ResponseWriter, r *http.Request) error {
 	}
 	buf := make([]byte, 0, len(*prefix)+32)
 	buf = append(buf, *prefix...)
-	buf = append(buf, timestamp(s.now())...)
+	buf = append(buf, wire.Timestamp(s.now())...)
 	buf = append(buf, "\"}}\n"...)
 	w.Header()["Content-Type"] = []string{"application/json"}
 	_, err := w.Write(buf)
@@ -90,7 +80,7 @@ func (s *Server) keyInfoPrefix(p *prospector.Principal) ([]byte, error) {
 		Valid:            true,
 		PublicAPIEnabled: p.Workspace.PublicAPI,
 		Auth:             authJSON{Type: "api_key", Subject: p.Key.ID, KeyHeader: prospector.KeyHeader},
-		Workspace:        workspaceOf(p),
+		Workspace:        account.WorkspaceOf(p),
 		Tier:             p.Key.Tier,
 		RateLimit: rateLimitJSON{
 			Enabled: s.limiter != nil, Strategy: "fixed_window",
@@ -108,94 +98,12 @@ func (s *Server) keyInfoPrefix(p *prospector.Principal) ([]byte, error) {
 	return b[:len(b)-len(`""}}`)+1], nil
 }
 
-type creditUsageJSON struct {
-	Workspace    workspaceJSON    `json:"workspace"`
-	Subscription subscriptionJSON `json:"subscription"`
-	Credits      creditsJSON      `json:"credits"`
-	Limits       limitsJSON       `json:"limits"`
-	GeneratedAt  string           `json:"generated_at"`
-}
-
-type subscriptionJSON struct {
-	Tier             string  `json:"tier"`
-	Status           *string `json:"status"`
-	CurrentPeriodEnd *string `json:"current_period_end"`
-	PendingPlan      *string `json:"pending_plan"`
-	PendingPlanAt    *string `json:"pending_plan_at"`
-}
-
-type creditsJSON struct {
-	Total     *int64 `json:"total"`
-	Used      int64  `json:"used"`
-	Remaining *int64 `json:"remaining"`
-	Unlimited bool   `json:"unlimited"`
-	Bypassed  bool   `json:"bypassed"`
-}
-
-type limitsJSON struct {
-	Radars          quotaJSON `json:"radars"`
-	NetworkAccounts quotaJSON `json:"networkAccounts"`
-	RadarSignals    limitJSON `json:"radarSignals"`
-}
-
-type quotaJSON struct {
-	Used int64 `json:"used"`
-	limitJSON
-}
-
-type limitJSON struct {
-	Limit     *int64 `json:"limit"`
-	Unlimited bool   `json:"unlimited"`
-	Bypassed  bool   `json:"bypassed"`
-}
-
-func limitOf(l prospector.Limit) limitJSON {
-	return limitJSON{Limit: l.Limit, Unlimited: l.Unlimited(), Bypassed: l.Bypassed}
-}
-
 // creditUsage: GET /api/v1/account/credit-usage
 func (s *Server) creditUsage(w http.ResponseWriter, r *http.Request) error {
-	p := principal(r.Context())
-	if p == nil {
-		return prospector.Errorf(prospector.ENOTFOUND, "The workspace context could not be resolved.")
-	}
-	u, err := s.store.CreditUsage(r.Context(), p.Workspace.ID, s.now())
+	u, err := s.flows.Account.CreditUsage(r.Context(), principal(r.Context()))
 	if err != nil {
-		if prospector.ErrorCode(err) == prospector.ENOTFOUND {
-			return prospector.Errorf(prospector.ENOTFOUND, "The workspace context could not be resolved.")
-		}
 		return err
 	}
-	ws := u.Workspace
-	status := ws.SubscriptionStatus()
-	var pendingPlan, pendingAt *string
-	if ws.PendingPlan != "" {
-		pendingPlan = &ws.PendingPlan
-	}
-	if ws.PendingPlanAt != nil {
-		t := timestamp(*ws.PendingPlanAt)
-		pendingAt = &t
-	}
-	periodEnd := timestamp(u.PeriodEnd)
-	out := creditUsageJSON{
-		Workspace: workspaceJSON{ID: ws.ID, UserID: ws.OwnerUserID, Role: p.Key.Role, Email: ws.Email},
-		Subscription: subscriptionJSON{Tier: ws.Plan, Status: &status, CurrentPeriodEnd: &periodEnd,
-			PendingPlan: pendingPlan, PendingPlanAt: pendingAt},
-		Credits: creditsJSON{Total: u.Credits.Limit, Used: u.CreditsUsed, Remaining: u.Remaining(),
-			Unlimited: u.Credits.Unlimited(), Bypassed: u.Credits.Bypassed},
-		Limits: limitsJSON{
-			Radars:          quotaJSON{Used: u.Radars.Used, limitJSON: limitOf(u.Radars.Limit)},
-			NetworkAccounts: quotaJSON{Used: u.NetworkAccounts.Used, limitJSON: limitOf(u.NetworkAccounts.Limit)},
-			RadarSignals:    limitOf(u.RadarSignals),
-		},
-		GeneratedAt: timestamp(s.now()),
-	}
-	writeData(w, out)
+	writeData(w, u)
 	return nil
 }
-
-// timestamp renders the contract's ISO 8601 in UTC with milliseconds.
-func timestamp(t time.Time) string { return t.UTC().Format(timestampLayout) }
-
-// timestampLayout is the contract's time format: UTC, milliseconds.
-const timestampLayout = "2006-01-02T15:04:05.000Z"

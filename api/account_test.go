@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/api"
 )
 
 func TestKeyInfo(t *testing.T) {
@@ -45,7 +46,8 @@ func TestKeyInfo(t *testing.T) {
 	for _, ep := range d["allowed_endpoints"].([]any) {
 		endpoints = append(endpoints, ep.(string))
 	}
-	if !reflect.DeepEqual(endpoints, prospector.Endpoints()) || len(endpoints) != 25 {
+	// The contract's 25 endpoints and the 2 of the sources and the 4 of radar management.
+	if !reflect.DeepEqual(endpoints, api.Endpoints()) || len(endpoints) != 31 {
 		t.Errorf("allowed_endpoints = %v", endpoints)
 	}
 	wantTimestamp(t, d["generated_at"])

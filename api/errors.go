@@ -3,13 +3,14 @@ package api
 import (
 	"errors"
 	"log/slog"
+	"math"
 	"net/http"
 
 	"github.com/prospectorhq/prospector"
 )
 
 // statusOf is the one table from error code to HTTP status.
-func statusOf(code string) int {
+func statusOf(code prospector.Code) int {
 	switch code {
 	case prospector.EINVALID:
 		return http.StatusBadRequest
@@ -29,18 +30,26 @@ type errorBody struct {
 }
 
 type errorDetail struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Code    prospector.Code `json:"code"` // written as its String
+	Message string          `json:"message"`
 }
 
-// renderError writes the contract's error envelope. Internal errors are
-// logged with the request id and reach the caller only as service_error.
+// renderError writes the contract's error envelope. Every internal error
+// (a plain error, or an *Error without a caller's code) is logged with
+// the request id and reaches the caller only as service_error; a
+// caller's error that says when to retry gets Retry-After.
 func (s *Server) renderError(w http.ResponseWriter, r *http.Request, err error) {
-	code := prospector.ErrorCode(err)
-	var perr *prospector.Error
-	if !errors.As(err, &perr) {
+	code, msg := prospector.ErrorCode(err), prospector.ErrorMessage(err)
+	if code == prospector.EINTERNAL {
 		s.logger.LogAttrs(r.Context(), slog.LevelError, "request failed",
 			slog.String("request_id", requestID(r.Context())), slog.String("error", err.Error()))
+		// An outage, the deadline or a shutdown: say when to retry.
+		if seconds, m, ok := s.retryable(r, err); ok {
+			setRetryAfter(w.Header(), seconds)
+			msg = m
+		}
+	} else if perr := (*prospector.Error)(nil); errors.As(err, &perr) && perr.RetryAfter > 0 {
+		setRetryAfter(w.Header(), int(math.Ceil(perr.RetryAfter.Seconds())))
 	}
-	writeJSON(w, statusOf(code), errorBody{Error: errorDetail{Code: code, Message: prospector.ErrorMessage(err)}})
+	writeJSON(w, statusOf(code), errorBody{Error: errorDetail{Code: code, Message: msg}})
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/prospectorhq/prospector/postgres"
 	"github.com/prospectorhq/prospector/ratelimit"
 	"github.com/prospectorhq/prospector/sqlite"
+	"github.com/prospectorhq/prospector/workflows"
 )
 
 // feedbackBenchServer is benchServer's request path on a store of its
@@ -48,13 +49,18 @@ func feedbackBenchServer(b *testing.B, st prospector.Store) (http.Handler, *pros
 	rates, _ := prospector.ParseTierRates("growth=1000000000/m")
 	srv := api.NewServer(api.Config{Store: st, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
 		Limiter: ratelimit.NewMemory(), TierRates: rates, KeyCacheTTL: time.Minute,
-		Emails: email.New(email.Config{Resolver: mxResolver{}, People: st, Outcomes: st})})
+		Workflows: workflows.New(workflows.Parts{Store: st,
+			Emails: email.New(email.Config{Resolver: mxResolver{}, People: st, Outcomes: st})})})
 	return srv, w, secret
 }
 
+// benchSQLite opens a store in a temporary directory, with the
+// synchronous setting PROSPECTOR_SQLITE_SYNCHRONOUS names (as serve
+// takes it), so both settings can be measured.
 func benchSQLite(b *testing.B) prospector.Store {
 	b.Helper()
-	st, err := sqlite.Open(context.Background(), b.TempDir())
+	st, err := sqlite.OpenWith(context.Background(), b.TempDir(),
+		sqlite.Options{Synchronous: os.Getenv("PROSPECTOR_SQLITE_SYNCHRONOUS")})
 	if err != nil {
 		b.Fatal(err)
 	}

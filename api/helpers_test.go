@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -19,6 +20,8 @@ import (
 	"github.com/prospectorhq/prospector/ratelimit"
 	"github.com/prospectorhq/prospector/search"
 	"github.com/prospectorhq/prospector/sqlite"
+	"github.com/prospectorhq/prospector/webhook"
+	"github.com/prospectorhq/prospector/workflows"
 )
 
 // env is one API server on a temp-dir SQLite store.
@@ -30,7 +33,7 @@ type env struct {
 	index  *search.Index
 }
 
-type option func(*api.Config)
+type option func(*apiConfig)
 
 func newEnv(t *testing.T, opts ...option) *env {
 	t.Helper()
@@ -46,14 +49,16 @@ func newEnvOn(t *testing.T, st prospector.Store, opts ...option) *env {
 	t.Helper()
 	logs := &bytes.Buffer{}
 	ix := search.New(st)
-	cfg := api.Config{
-		Store:       st,
-		Searcher:    ix,
-		CursorKey:   []byte("test cursor key"),
-		Logger:      slog.New(slog.NewJSONHandler(logs, nil)),
-		Limiter:     ratelimit.NewMemory(),
-		KeyCacheTTL: time.Minute,
-		Version:     "test",
+	cfg := apiConfig{
+		Config: api.Config{
+			Store:       st,
+			Logger:      slog.New(slog.NewJSONHandler(logs, nil)),
+			Limiter:     ratelimit.NewMemory(),
+			KeyCacheTTL: time.Minute,
+			Version:     "test",
+		},
+		Searcher:  ix,
+		CursorKey: []byte("test cursor key"),
 		// SMTP probing is off, as on a fresh install: answers rest on
 		// the address patterns of the stored people.
 		Emails: email.New(email.Config{Resolver: mxResolver{}, People: st}),
@@ -61,7 +66,9 @@ func newEnvOn(t *testing.T, st prospector.Store, opts ...option) *env {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	return &env{t: t, store: st, server: api.NewServer(cfg), logs: logs, index: ix}
+	cfg.Workflows = workflows.New(workflows.Parts{Store: cfg.Store, Index: cfg.Searcher, CursorKey: cfg.CursorKey,
+		Emails: cfg.Emails, Webhooks: cfg.Webhooks, Now: cfg.Now, Logger: api.WorkflowLogger(cfg.Logger)})
+	return &env{t: t, store: st, server: api.NewServer(cfg.Config), logs: logs, index: cfg.Searcher}
 }
 
 // sync brings the search index up to date with the store.
@@ -168,8 +175,9 @@ func (r response) data(t *testing.T) map[string]any {
 	return d
 }
 
-// wantError checks status, code and the exact envelope shape.
-func (r response) wantError(t *testing.T, status int, code string) string {
+// wantError checks status, code (a prospector.Code or its string) and
+// the exact envelope shape.
+func (r response) wantError(t *testing.T, status int, code any) string {
 	t.Helper()
 	if r.status != status {
 		t.Fatalf("status %d, want %d: %s", r.status, status, r.body)
@@ -182,7 +190,7 @@ func (r response) wantError(t *testing.T, status int, code string) string {
 	if err := dec.Decode(&env); err != nil {
 		t.Fatalf("error envelope: %v: %s", err, r.body)
 	}
-	if env.Error["code"] != code || len(env.Error) != 2 {
+	if env.Error["code"] != fmt.Sprint(code) || len(env.Error) != 2 {
 		t.Fatalf("error %v, want code %s and only code and message", env.Error, code)
 	}
 	msg, _ := env.Error["message"].(string)
@@ -201,7 +209,15 @@ func wantRateHeaders(t *testing.T, r response) {
 	}
 }
 
-type apiConfig = api.Config
+// apiConfig is a server's configuration and the parts its workflows are
+// built from, which options may change before newEnvOn builds them.
+type apiConfig struct {
+	api.Config
+	Searcher  *search.Index
+	CursorKey []byte
+	Emails    prospector.EmailFinder
+	Webhooks  *webhook.Client
+}
 
 func mustJSON(v any) []byte {
 	b, _ := json.Marshal(v)

@@ -49,6 +49,14 @@ func TestDecodeJSON(t *testing.T) {
 		{"duplicate member", `{"name":"a","name":"b"}`, "name: duplicate member"},
 		{"nested duplicate", `{"company":{"industry":{"include":[],"include":[]}}}`, "company.industry.include: duplicate member"},
 		{"duplicate in array item", `{"cascade":[{"role":"a"},{"role":"a","role":"b"}]}`, "cascade[1].role: duplicate member"},
+		{"null body", `null`, "body: must be a JSON object, not null"},
+		{"null body with spaces", " null\n", "body: must be a JSON object, not null"},
+		{"null member is absent", `{"name":null}`, ""},
+		{"NUL in a value", `{"name":"a\u0000b"}`, "name: must not contain the NUL character"},
+		{"NUL in a list", `{"keywords":["x","\u0000"]}`, "keywords[1]: must not contain the NUL character"},
+		{"NUL escape as text", `{"company":{"industry":{"include":["a\\u0000"]}}}`, "company.industry.include[0]: must not contain"},
+		{"escaped backslash is fine", `{"name":"a\\\\u0000"}`, ""},
+		{"NUL in a member name", `{"company":{"a\u0000":1}}`, "company: member names must not contain the NUL character"},
 		{"too deep", `{"company":` + strings.Repeat(`[`, 100) + strings.Repeat(`]`, 100) + `}`, "nested more than"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -111,6 +119,20 @@ func FuzzDecodeJSON(f *testing.F) {
 		err := decodeJSON(body, &dst)
 		if err != nil && prospector.ErrorCode(err) != prospector.EINVALID {
 			t.Fatalf("input %q: error %v is not a validation error", body, err)
+		}
+		if err != nil {
+			return
+		}
+		// What decodes may reach storage: no NUL, valid UTF-8.
+		texts := append([]string{dst.Name}, dst.Keywords...)
+		texts = append(texts, dst.Company.Industry.Include...)
+		for _, c := range dst.Cascade {
+			texts = append(texts, c.Role)
+		}
+		for _, s := range texts {
+			if !prospector.ValidText(s) {
+				t.Fatalf("input %q decoded %q, which no store accepts", body, s)
+			}
 		}
 	})
 }

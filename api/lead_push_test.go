@@ -382,7 +382,7 @@ func TestPushValidation(t *testing.T) {
 		{"no host", `{` + ids + `,"destination":"webhook_url","webhook_url":"https:///in"}`, "webhook_url: needs a host"},
 		{"user info", `{` + ids + `,"destination":"webhook_url","webhook_url":"https://u:p@hooks.example.com/"}`, "webhook_url: must not carry user info"},
 		{"not a URL", `{` + ids + `,"destination":"webhook_url","webhook_url":"http://[::1"}`, "webhook_url: not a valid URL"},
-		{"too long", `{` + ids + `,"destination":"webhook_url","webhook_url":"https://hooks.example.com/` + strings.Repeat("a", 2048) + `"}`, "webhook_url: longer than 2048 bytes"},
+		{"too long", `{` + ids + `,"destination":"webhook_url","webhook_url":"https://hooks.example.com/` + strings.Repeat("a", 2048) + `"}`, "webhook_url: at most 2048 characters"},
 		{"webhook_url with a tool", `{` + ids + `,"destination":"outreach_tool_b","webhook_url":"` + rc.URL + `"}`, "webhook_url: only with destination webhook_url"},
 		{"unknown member", `{` + ids + `,"destination":"outreach_tool_a","campaign_id":"c"}`, "campaign_id: unknown field"},
 		{"not an object", `[]`, "body: must be a JSON object"},
@@ -434,7 +434,8 @@ func TestPushOutreachToolA(t *testing.T) {
 	body := map[string]any{"lead_ids": []string{fx.bob.ID, unknown, fx.ada.ID}, "destination": "outreach_tool_a"}
 	got := fx.e.push(t, fx.key, body)
 	if got.Status != "dispatch_failed" || got.Dispatched || got.ProviderStatusCode != 0 || got.LeadCount != 0 ||
-		!strings.HasPrefix(got.ProviderResponse, "outreach_tool_a is not configured for this workspace: set it up with 'prospector integrations outreach") ||
+		!strings.HasPrefix(got.ProviderResponse, "outreach_tool_a is not configured for this workspace: pushing there needs an integration") ||
+		strings.Contains(got.ProviderResponse, "prospector integrations") ||
 		strings.Join(got.MissingLeadIDs, " ") != fx.bob.ID+" "+unknown+" "+fx.ada.ID {
 		t.Fatalf("not configured: %+v", got)
 	}
@@ -515,7 +516,8 @@ func TestPushOutreachToolB(t *testing.T) {
 	body := map[string]any{"lead_ids": idsOf(ls...), "destination": "outreach_tool_b"}
 	got := e.push(t, key, body)
 	if got.Status != "dispatch_failed" || !strings.HasPrefix(got.ProviderResponse, "outreach_tool_b is not configured for this workspace") ||
-		!strings.Contains(got.ProviderResponse, "--list ID") || len(got.MissingLeadIDs) != 150 {
+		!strings.Contains(got.ProviderResponse, "the list its contacts join") || strings.Contains(got.ProviderResponse, "--list") ||
+		len(got.MissingLeadIDs) != 150 {
 		t.Fatalf("not configured: %+v", got)
 	}
 	fail := atomic.Bool{}

@@ -18,6 +18,7 @@ import (
 	"github.com/prospectorhq/prospector/search"
 	"github.com/prospectorhq/prospector/sqlite"
 	"github.com/prospectorhq/prospector/webhook"
+	"github.com/prospectorhq/prospector/workflows"
 )
 
 // sqliteBench opens a temp-dir SQLite store.
@@ -51,8 +52,8 @@ func leadsBench(b *testing.B, st prospector.Store, n int, hooks *webhook.Client)
 		l.FirstName, l.LastName, l.Title, l.Company = "Avery", "Quill", "VP Sales, EMEA", "Acme Robotics"
 		l.NetworkURL, l.City, l.Region, l.CountryCode = "https://network.example/in/avery-quill", "Austin", "Texas", "US"
 	})
-	srv := api.NewServer(api.Config{Store: st, Searcher: search.New(st), Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
-		KeyCacheTTL: time.Minute, Webhooks: hooks})
+	srv := api.NewServer(api.Config{Store: st, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), KeyCacheTTL: time.Minute,
+		Workflows: workflows.New(workflows.Parts{Store: st, Index: search.New(st), Webhooks: hooks})})
 	return srv, secret, idsOf(ls...)
 }
 

@@ -1,12 +1,21 @@
 package api
 
 import (
+	"net/http"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
+
+// MetricsHandler serves the Prometheus metrics. It is not on the API's
+// routes: it needs no key, so serve gives it a listener of its own
+// (serve --metrics-addr, loopback by default).
+func (s *Server) MetricsHandler() http.Handler {
+	return promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{})
+}
 
 // metrics are labelled by route pattern and status only: never by key or
 // path, which would make the series unbounded.

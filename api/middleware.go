@@ -4,11 +4,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -20,8 +22,9 @@ import (
 // one allocation serves both.
 type statusWriter struct {
 	http.ResponseWriter
-	status int
-	info   requestInfo
+	status   int
+	writeErr error // the first failed write: the client did not get it all
+	info     requestInfo
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -35,7 +38,11 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
-	return w.ResponseWriter.Write(b)
+	n, err := w.ResponseWriter.Write(b)
+	if err != nil && w.writeErr == nil {
+		w.writeErr = err
+	}
+	return n, err
 }
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
@@ -48,6 +55,7 @@ func (s *Server) outer(next http.Handler) http.Handler {
 		sw := &statusWriter{ResponseWriter: w}
 		ri := &sw.info
 		ri.id = s.requestIDs.next(r.Header.Get("X-Request-Id"))
+		ri.started = start
 		r = r.WithContext(context.WithValue(r.Context(), requestInfoKey, ri))
 		h := w.Header()
 		// Header keys below are already canonical; assigning the map
@@ -91,10 +99,30 @@ func (s *Server) observe(r *http.Request, ri *requestInfo, sw *statusWriter, ela
 	if ri.principal != nil {
 		workspace = ri.principal.Workspace.ID
 	}
-	s.logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
-		slog.String("request_id", ri.id), slog.String("method", r.Method), slog.String("route", route),
+	attrs := []slog.Attr{slog.String("request_id", ri.id), slog.String("method", r.Method), slog.String("route", route),
 		slog.String("path", r.URL.Path), slog.Int("status", status),
-		slog.Int64("duration_us", elapsed.Microseconds()), slog.String("workspace", workspace))
+		slog.Int64("duration_us", elapsed.Microseconds()), slog.String("workspace", workspace)}
+	// Why the request's context ended before it was answered, if it did:
+	// its deadline, the shutdown's, or the client closing the connection
+	// (then nobody got the status above).
+	ended := ri.ended
+	if ended == nil && r.Context().Err() != nil {
+		ended = context.Cause(r.Context())
+	}
+	if ended != nil {
+		switch cause := ended; {
+		case errors.Is(cause, errRequestTimeout):
+			attrs = append(attrs, slog.Bool("timed_out", true))
+		case errors.Is(cause, ErrShutdown):
+			attrs = append(attrs, slog.Bool("shutdown", true))
+		default:
+			attrs = append(attrs, slog.Bool("client_gone", true))
+		}
+	}
+	if sw.writeErr != nil {
+		attrs = append(attrs, slog.String("write_error", sw.writeErr.Error()))
+	}
+	s.logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 }
 
 // requestIDs makes request ids: a random per-process prefix and a
@@ -147,14 +175,38 @@ func resetSeconds(d time.Duration) int {
 // that the workspace has the public API enabled. The order is the
 // contract's: 401 before 429 before 404. A failed authentication spends
 // no one's budget.
-func (s *Server) authenticate(next handlerFunc) handlerFunc {
+//
+// With bearer, a key sent as Authorization: Bearer counts too (the
+// key header wins when both are sent), and a refusal says so in a
+// WWW-Authenticate header, as MCP clients expect.
+func (s *Server) authenticate(next handlerFunc, bearer bool) handlerFunc {
+	missing := fmt.Sprintf("Missing API key: send it in the %s header.", prospector.KeyHeader)
+	if bearer {
+		missing = fmt.Sprintf("Missing API key: send it in the %s header or as Authorization: Bearer.", prospector.KeyHeader)
+	}
 	return func(w http.ResponseWriter, r *http.Request) error {
 		secret := r.Header.Get(prospector.KeyHeader)
+		if bearer {
+			if secret == "" {
+				secret = bearerToken(r.Header.Get("Authorization"))
+			}
+			defer func() {
+				if info(r.Context()).principal == nil {
+					w.Header().Set("WWW-Authenticate", `Bearer realm="prospector"`)
+				}
+			}()
+		}
 		if secret == "" {
-			return prospector.Errorf(prospector.EUNAUTHORIZED, "Missing API key: send it in the %s header.", prospector.KeyHeader)
+			return prospector.Errorf(prospector.EUNAUTHORIZED, "%s", missing)
 		}
 		entry, err := s.keys.resolve(r.Context(), secret)
 		if err != nil {
+			// The key could not be checked; when it is known, the
+			// headers still name its tier (nothing was counted).
+			if entry != nil && entry.principal != nil {
+				rate := s.rateOf(entry.principal.Key.Tier)
+				setRateHeaders(w.Header(), prospector.RateResult{Limit: rate.Requests, Remaining: rate.Requests, Reset: rate.Window})
+			}
 			return err
 		}
 		p := entry.principal
@@ -163,10 +215,7 @@ func (s *Server) authenticate(next handlerFunc) handlerFunc {
 		}
 		ri := info(r.Context())
 		ri.principal, ri.key = p, entry
-		rate, ok := s.tierRates[p.Key.Tier]
-		if !ok {
-			rate = s.tierRates[prospector.PlanDefault]
-		}
+		rate := s.rateOf(p.Key.Tier)
 		if s.limiter != nil {
 			res, err := s.limiter.Allow(r.Context(), p.Key.ID, rate)
 			if err != nil {
@@ -185,4 +234,22 @@ func (s *Server) authenticate(next handlerFunc) handlerFunc {
 		}
 		return next(w, r)
 	}
+}
+
+// bearerToken is the token of an Authorization: Bearer value, or "".
+func bearerToken(v string) string {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(v), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(token)
+}
+
+// rateOf returns the rate of tier, or the default tier's for a tier the
+// configuration does not know.
+func (s *Server) rateOf(tier string) prospector.RateLimit {
+	if rate, ok := s.tierRates[tier]; ok {
+		return rate
+	}
+	return s.tierRates[prospector.PlanDefault]
 }

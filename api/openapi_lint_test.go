@@ -3,7 +3,7 @@ package api_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/api"
 	"net/url"
 	"os"
 	"regexp"
@@ -27,7 +27,7 @@ var openAPIPublicOperations = map[string]bool{
 // openAPIWantOperations is the whole /api/v1 surface of the contract,
 // as key-info advertises it, plus the document itself.
 func openAPIWantOperations() []string {
-	return append(prospector.Endpoints(), "GET /api/v1/openapi.json")
+	return append(api.Endpoints(), "GET /api/v1/openapi.json")
 }
 
 // openAPIInformationalHeaders are attached to every response object.

@@ -220,6 +220,15 @@ const (
 		`"signals":["GET /api/v1/signals/hiring","GET /api/v1/signals/funding"]},"generated_at":"2024-05-01T10:00:00Z"}`
 )
 
+// oasSampleRadar is a radar as GET /radar/{id} answers it.
+const oasSampleRadar = `{"radar_id":"rdr_aaaaaaaaaaaaaaaaaaaaaaaaaa","name":"VP Sales · US (2026-11-24)","status":"active",` +
+	`"leads":3,"signals":5,"last_scan_at":"2026-11-24T10:00:00.000Z","paused_at":null,"created_at":"2026-11-24T09:00:00.000Z",` +
+	`"rules":{"titles":["VP Sales"],"industries":[],"geos":["US"],"signals_to_track":["hiring"],"company_size_min":null,` +
+	`"company_size_max":null,"pain_keywords":[],"category_keywords":[],"competitor_urls":[],"influencer_urls":[],` +
+	`"exclude_keywords":[],"company_types":[],"company_network_url":null,"your_profile_url":null,` +
+	`"track_profile_visitors":false,"company_followers_url":null,"raised_funds":false,"recent_job_changes":false,` +
+	`"job_posting_keywords":["hiring"]},"signal_types":["company_hiring"]}`
+
 var validOpenAPISamples = []openAPISample{
 	{"GET", "/api/v1/account/key-info", 200, `{"data":{"valid":true,"public_api_enabled":true,` +
 		`"auth":{"type":"api_key","subject":"k_1","key_header":"X-Service-API-Key"},"workspace":` + oasSampleWorkspace + `,"tier":"starter",` +
@@ -274,6 +283,12 @@ var validOpenAPISamples = []openAPISample{
 		`"company":"Acme","network_url":null,"location":"Austin, Texas, United States","score":93.4,"signal_context":[` +
 		oasSampleRadarSignal + `],"score_breakdown":` + oasSampleBreakdown + `}]}`},
 	{"POST", "/api/v1/radar/create", 429, `{"error":{"code":"rate_limit_exceeded","message":"Radar limit reached: 1 of 1 radars"}}`},
+	{"GET", "/api/v1/radar?page=1&limit=25", 200, `{"data":{"items":[` + oasSampleRadar + `],` +
+		`"pagination":{"page":1,"per_page":25,"total":1,"has_more":false,"next_page":null}}}`},
+	{"GET", "/api/v1/radar/rdr_aaaaaaaaaaaaaaaaaaaaaaaaaa", 200, `{"data":` + oasSampleRadar + `}`},
+	{"PATCH", "/api/v1/radar/rdr_aaaaaaaaaaaaaaaaaaaaaaaaaa", 200, `{"data":` +
+		strings.Replace(oasSampleRadar, `"paused_at":null`, `"paused_at":"2026-11-24T10:00:00.000Z"`, 1) + `}`},
+	{"DELETE", "/api/v1/radar/rdr_aaaaaaaaaaaaaaaaaaaaaaaaaa", 200, `{"data":{"radar_id":"rdr_aaaaaaaaaaaaaaaaaaaaaaaaaa","deleted":true,"leads_kept":3}}`},
 	{"POST", "/api/v1/leads/export", 200, `{"data":{"status":"ready","format":"csv","lead_count":1,"requested_lead_count":2,` +
 		`"missing_lead_ids":["l_9"],"content_type":"text/csv","file_name":"service-leads-export-20240501T100000Z.csv",` +
 		`"data":"id,full_name\nl_1,Ada\n"}}`},
@@ -330,6 +345,9 @@ var invalidOpenAPISamples = []openAPISample{
 		`"location":null,"score":130,"signal_context":[]}]}`},
 	// lead_not_found is an error code; a 404 elsewhere still uses the envelope.
 	{"GET", "/api/v1/radar/r_1/leads", 404, `{"error":{"code":"not_found"}}`},
+	// A radar status outside the three; a list without its pagination.
+	{"GET", "/api/v1/radar/rdr_aaaaaaaaaaaaaaaaaaaaaaaaaa", 200, `{"data":` + strings.Replace(oasSampleRadar, `"active"`, `"running"`, 1) + `}`},
+	{"GET", "/api/v1/radar", 200, `{"data":{"items":[]}}`},
 	// 404 is not documented for health.
 	{"GET", "/api/v1/health", 404, `{"error":{"code":"not_found","message":"x"}}`},
 }

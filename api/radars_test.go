@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -220,7 +221,8 @@ func TestCreateRadarQuota(t *testing.T) {
 	e.createRadar(t, key, `{"titles":["VP Sales"]}`)
 	r := e.post("/api/v1/radar/create", key, `{"titles":["CRO"]}`)
 	msg := r.wantError(t, http.StatusTooManyRequests, prospector.ERATELIMIT)
-	if !strings.Contains(msg, "Radar limit reached: 1 of 1 radars") || !strings.Contains(msg, "default plan") {
+	if !strings.Contains(msg, "Radar limit reached: 1 of 1 radars") || !strings.Contains(msg, "default plan") ||
+		!strings.Contains(msg, "prospector workspace update one-radar --plan starter (5 radars)") {
 		t.Fatalf("message %q", msg)
 	}
 	d := e.do("GET", "/api/v1/account/credit-usage", key, nil).data(t)
@@ -325,7 +327,7 @@ func (e *env) runRadarJobs() {
 			if err := handlers[j.Kind](ctx, j); err != nil {
 				e.t.Fatalf("job %s: %v", j.Kind, err)
 			}
-			if err := e.store.CompleteJob(ctx, j.ID, "test"); err != nil {
+			if err := e.store.CompleteJob(ctx, j.ID, j.LeaseToken); err != nil {
 				e.t.Fatal(err)
 			}
 		}
@@ -527,10 +529,11 @@ func TestRadarIDs(t *testing.T) {
 	}
 }
 
-// failingRadars is a store whose CreateRadar fails, for fault injection.
+// failingRadars is a store whose radar creation fails, for fault
+// injection.
 type failingRadars struct{ prospector.Store }
 
-func (failingRadars) CreateRadar(context.Context, *prospector.Radar) error {
+func (failingRadars) CreateRadarInQuota(context.Context, *prospector.Radar, *prospector.Job) error {
 	return fmt.Errorf("disk on fire")
 }
 
@@ -545,5 +548,63 @@ func TestCreateRadarReleasesQuotaOnFailure(t *testing.T) {
 	}
 	if !strings.Contains(e.logs.String(), "disk on fire") {
 		t.Fatalf("the cause was not logged: %s", e.logs.String())
+	}
+}
+
+// crashAfterQuota is a store that dies after a radar's quota unit is
+// taken: every later step of a creation fails, and nothing that would
+// give the unit back runs (a crash runs no cleanup). Its transactional
+// creation fails at its last step, the backfill job, as the same crash
+// would inside the transaction.
+type crashAfterQuota struct{ prospector.Store }
+
+var errCrash = errors.New("process killed")
+
+func (crashAfterQuota) CreateRadar(context.Context, *prospector.Radar) error         { return errCrash }
+func (crashAfterQuota) ReleaseQuota(context.Context, string, prospector.Quota) error { return errCrash }
+func (crashAfterQuota) EnqueueJob(context.Context, *prospector.Job) (bool, error) {
+	return false, errCrash
+}
+
+func (c crashAfterQuota) CreateRadarInQuota(ctx context.Context, r *prospector.Radar, backfill *prospector.Job) error {
+	crashed := *backfill
+	crashed.Payload = []byte("{") // refused by the step that enqueues it, after the quota and radar steps
+	return c.Store.CreateRadarInQuota(ctx, r, &crashed)
+}
+
+// TestCreateRadarCrashKeepsQuota: a crash between taking the quota unit
+// and storing the radar with its backfill leaves the unit unspent and no
+// radar, so the workspace can create its radar again.
+func TestCreateRadarCrashKeepsQuota(t *testing.T) {
+	base := newEnv(t)
+	e := newEnvOn(t, crashAfterQuota{base.store})
+	w, key := e.workspace("unlucky", prospector.PlanDefault, prospector.PlanGrowth) // 1 radar
+	if r := e.post("/api/v1/radar/create", key, `{"titles":["VP Sales"]}`); r.status == http.StatusOK {
+		t.Fatalf("the create that crashed answered 200: %s", r.body)
+	}
+	ctx := context.Background()
+	u, err := base.store.CreditUsage(ctx, w.ID, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	radars, err := base.store.RadarSummaries(ctx, w.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Radars.Used != 0 || len(radars) != 0 {
+		t.Fatalf("after the crash: %d quota units spent, %d radars; want none", u.Radars.Used, len(radars))
+	}
+	// Restarted, the node creates the radar within the same quota.
+	ok := newEnvOn(t, base.store)
+	var res struct {
+		Data struct {
+			RadarID string `json:"radar_id"`
+		} `json:"data"`
+	}
+	if r := ok.post("/api/v1/radar/create", key, `{"titles":["VP Sales"]}`); r.status != http.StatusOK || json.Unmarshal(r.body, &res) != nil {
+		t.Fatalf("after restart: %d %s", r.status, r.body)
+	}
+	if n, err := base.store.CountJobs(ctx, prospector.JobRadarBackfill, prospector.JobQueued); err != nil || n != 1 {
+		t.Fatalf("backfill jobs queued: %d, %v", n, err)
 	}
 }

@@ -1,15 +1,19 @@
 package api_test
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/proxytest"
 	"github.com/prospectorhq/prospector/ratelimit"
 )
 
@@ -91,5 +95,56 @@ func TestRedisDownFallsBackToLocalLimits(t *testing.T) {
 	d := e.do("GET", "/api/v1/health", "", nil).data(t)
 	if d["status"] != "degraded" || d["rate_limiter"] != "redis_degraded" {
 		t.Errorf("health with Redis down = %v, want degraded", d)
+	}
+}
+
+// An idle node learns from health itself that Redis died, and that it
+// came back: no request has to touch the limiter first. Health checks at
+// most once a second however often it is probed.
+func TestHealthChecksRedisOnAnIdleNode(t *testing.T) {
+	raw := os.Getenv("TEST_REDIS_URL")
+	if raw == "" {
+		t.Skip("TEST_REDIS_URL not set: skipping Redis tests")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := proxytest.New(t, u.Host)
+	u.Host = proxy.Addr()
+	lim := sharedLimiter(t, u.String(), fmt.Sprintf("test:%d:", time.Now().UnixNano()))
+	var checks atomic.Int64
+	now := time.Now()
+	e := newEnv(t, func(c *apiConfig) {
+		c.Limiter, c.LimiterMode, c.Degraded = lim, "redis", lim.Degraded
+		c.LimiterCheck = func(ctx context.Context) error { checks.Add(1); return lim.Check(ctx) }
+		c.Now = func() time.Time { return now }
+	})
+	health := func() map[string]any { return e.do("GET", "/api/v1/health", "", nil).data(t) }
+	if d := health(); d["status"] != "ok" || d["rate_limiter"] != "redis" {
+		t.Fatalf("health with Redis up = %v", d)
+	}
+
+	proxy.Cut()
+	now = now.Add(time.Second)
+	for range 20 {
+		if d := health(); d["status"] != "degraded" || d["rate_limiter"] != "redis_degraded" {
+			t.Fatalf("health of an idle node after Redis died = %v", d)
+		}
+	}
+	if n := checks.Load(); n != 2 {
+		t.Errorf("Redis checked %d times for 21 probes in two seconds, want 2", n)
+	}
+	if !lim.Degraded() {
+		t.Error("the failed check did not move the node to local limits")
+	}
+
+	proxy.Restore()
+	now = now.Add(time.Second)
+	if d := health(); d["status"] != "ok" || d["rate_limiter"] != "redis" {
+		t.Fatalf("health after Redis came back = %v", d)
+	}
+	if lim.Degraded() {
+		t.Error("shared limits not restored after Redis answered the check")
 	}
 }

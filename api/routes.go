@@ -1,10 +1,10 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/prospectorhq/prospector"
 )
 
@@ -13,52 +13,87 @@ type access int
 const (
 	authenticated access = iota // key, rate limit, public API check
 	open                        // no key: health and the API document
+	// bearer is authenticated, the key also taken from Authorization:
+	// Bearer, as MCP clients send it.
+	bearer
 )
 
 type route struct {
 	pattern string
 	access  access
-	handle  handlerFunc
+	listed  bool // key-info's allowed_endpoints lists it: the contract's endpoints and our additions
+	handle  func(s *Server, w http.ResponseWriter, r *http.Request) error
 }
 
-// routeList is the whole HTTP surface. Endpoints of the contract that
-// later work adds are listed in prospector.Endpoints and docs/openapi.
-func (s *Server) routeList() []route {
+// Whether a route is an endpoint a key may call, which key-info lists as
+// allowed_endpoints: the contract's, and the additions beyond it.
+const (
+	listed   = true
+	unlisted = false
+)
+
+// routeList is the whole HTTP surface, the contract's endpoints in the
+// order the contract lists them, each addition beside its kin.
+func routeList() []route {
 	return []route{
-		{"GET /api/v1/account/key-info", authenticated, s.keyInfo},
-		{"GET /api/v1/account/credit-usage", authenticated, s.creditUsage},
-		{"GET /api/v1/meta/field-values", authenticated, s.fieldValues},
-		{"POST /api/v1/discover/companies", authenticated, s.discoverCompanies},
-		{"POST /api/v1/discover/people", authenticated, s.discoverPeople},
-		{"POST /api/v1/search/companies", authenticated, s.searchCompanies},
-		{"POST /api/v1/search/people", authenticated, s.searchPeople},
-		{"POST /api/v1/contacts/find", authenticated, s.findContacts},
-		{"POST /api/v1/contacts/employee-finder", authenticated, s.employeeFinder},
-		{"POST /api/v1/contacts/waterfall-icp", authenticated, s.waterfallICP},
-		{"POST /api/v1/enrich/email", authenticated, s.enrichEmail},
-		{"POST /api/v1/signals/bulk", authenticated, s.bulkSignals},
-		{"GET /api/v1/signals/company/{id}", authenticated, s.companySignals},
-		{"GET /api/v1/signals/news-events", authenticated, s.newsEvents},
-		{"GET /api/v1/signals/financing-events", authenticated, s.financingEvents},
-		{"GET /api/v1/signals/hiring", authenticated, s.hiringSignals},
-		{"GET /api/v1/signals/funding", authenticated, s.fundingSignals},
-		{"POST /api/v1/radar/create", authenticated, s.createRadar},
-		{"GET /api/v1/radar/{id}/leads", authenticated, s.radarLeads},
-		{"GET /api/v1/radar/{id}/signals", authenticated, s.radarSignals},
-		{"POST /api/v1/leads/export", authenticated, s.exportLeads},
-		{"POST /api/v1/leads/push", authenticated, s.pushLeads},
-		{"POST /api/v1/feedback/events", authenticated, s.feedbackEvent},
-		{"GET /api/v1/feedback/insights", authenticated, s.feedbackInsights},
-		{"GET /api/v1/health", open, s.health},
-		{"GET /api/v1/openapi.json", open, s.openAPI},
+		{"GET /api/v1/account/key-info", authenticated, listed, (*Server).keyInfo},
+		{"GET /api/v1/account/credit-usage", authenticated, listed, (*Server).creditUsage},
+		{"GET /api/v1/meta/field-values", authenticated, listed, (*Server).fieldValues},
+		{"POST /api/v1/discover/companies", authenticated, listed, (*Server).discoverCompanies},
+		{"POST /api/v1/discover/people", authenticated, listed, (*Server).discoverPeople},
+		{"POST /api/v1/search/companies", authenticated, listed, (*Server).searchCompanies},
+		{"POST /api/v1/search/people", authenticated, listed, (*Server).searchPeople},
+		{"POST /api/v1/contacts/find", authenticated, listed, (*Server).findContacts},
+		{"POST /api/v1/contacts/employee-finder", authenticated, listed, (*Server).employeeFinder},
+		{"POST /api/v1/contacts/waterfall-icp", authenticated, listed, (*Server).waterfallICP},
+		{"POST /api/v1/enrich/email", authenticated, listed, (*Server).enrichEmail},
+		{"POST /api/v1/signals/bulk", authenticated, listed, (*Server).bulkSignals},
+		{"GET /api/v1/signals/company/{id}", authenticated, listed, (*Server).companySignals},
+		{"GET /api/v1/signals/news-events", authenticated, listed, (*Server).newsEvents},
+		{"GET /api/v1/signals/financing-events", authenticated, listed, (*Server).financingEvents},
+		{"GET /api/v1/signals/hiring", authenticated, listed, (*Server).hiringSignals},
+		{"GET /api/v1/signals/funding", authenticated, listed, (*Server).fundingSignals},
+		{"GET /api/v1/signals/job-openings", authenticated, listed, (*Server).jobOpenings},
+		{"GET /api/v1/signals/technologies", authenticated, listed, (*Server).technologies},
+		{"POST /api/v1/radar/create", authenticated, listed, (*Server).createRadar},
+		{"GET /api/v1/radar/{id}/leads", authenticated, listed, (*Server).radarLeads},
+		{"GET /api/v1/radar/{id}/signals", authenticated, listed, (*Server).radarSignals},
+		// Radar management, beyond the contract (docs/decisions.md, "Radars").
+		{"GET /api/v1/radar", authenticated, listed, (*Server).listRadars},
+		{"GET /api/v1/radar/{id}", authenticated, listed, (*Server).getRadar},
+		{"PATCH /api/v1/radar/{id}", authenticated, listed, (*Server).updateRadar},
+		{"DELETE /api/v1/radar/{id}", authenticated, listed, (*Server).deleteRadar},
+		{"POST /api/v1/leads/export", authenticated, listed, (*Server).exportLeads},
+		{"POST /api/v1/leads/push", authenticated, listed, (*Server).pushLeads},
+		{"POST /api/v1/feedback/events", authenticated, listed, (*Server).feedbackEvent},
+		{"GET /api/v1/feedback/insights", authenticated, listed, (*Server).feedbackInsights},
+		{"GET /api/v1/health", open, listed, (*Server).health},
+		// The MCP server's Streamable HTTP transport: JSON-RPC, not REST,
+		// so it is documented in docs/mcp.md rather than the OpenAPI
+		// document, and not among key-info's endpoints.
+		{"POST /mcp", bearer, unlisted, (*Server).serveMCP},
+		{"GET /api/v1/openapi.json", open, unlisted, (*Server).openAPI},
 	}
+}
+
+// Endpoints returns the contract's endpoints as "<METHOD> <path>", in the
+// order the contract lists them: what key-info reports as
+// allowed_endpoints, derived from the routes.
+func Endpoints() []string {
+	var out []string
+	for _, rt := range routeList() {
+		if rt.listed {
+			out = append(out, rt.pattern)
+		}
+	}
+	return out
 }
 
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	paths := http.NewServeMux() // the same paths without methods, to tell 404 from wrong method
 	allowed := map[string][]string{}
-	for _, rt := range s.routeList() {
+	for _, rt := range routeList() {
 		method, path, _ := strings.Cut(rt.pattern, " ")
 		mux.Handle(rt.pattern, s.endpoint(rt))
 		if _, seen := allowed[path]; !seen {
@@ -66,7 +101,6 @@ func (s *Server) routes() http.Handler {
 		}
 		allowed[path] = append(allowed[path], method)
 	}
-	mux.Handle("GET /metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{}))
 	mux.Handle("/", s.wrap("unmatched", func(w http.ResponseWriter, r *http.Request) error {
 		if _, pattern := paths.Handler(r); pattern != "" {
 			methods := allowed[pattern]
@@ -76,24 +110,35 @@ func (s *Server) routes() http.Handler {
 		}
 		return prospector.Errorf(prospector.ENOTFOUND, "no such endpoint: %s %s", r.Method, r.URL.Path)
 	}))
-	return s.outer(mux)
+	return s.outer(s.canonical(mux))
 }
 
 // endpoint wraps one route's handler with what its access level needs.
 func (s *Server) endpoint(rt route) http.Handler {
-	h := rt.handle
-	if rt.access == authenticated {
-		h = s.authenticate(h)
+	h := func(w http.ResponseWriter, r *http.Request) error { return rt.handle(s, w, r) }
+	if rt.access != open {
+		h = s.authenticate(h, rt.access == bearer)
 	}
 	return s.wrap(rt.pattern, h)
 }
 
-// wrap records the route for logs and metrics and renders a returned error.
+// wrap records the route for logs and metrics, gives the request its
+// deadline and renders a returned error.
 func (s *Server) wrap(pattern string, h handlerFunc) http.Handler {
+	timeout := s.timeoutOf(pattern)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		info(r.Context()).route = pattern
+		ri := info(r.Context())
+		ri.route = pattern
+		ctx, cancel := context.WithTimeoutCause(r.Context(), timeout, errRequestTimeout)
+		defer cancel()
+		r = r.WithContext(ctx)
+		s.inflight.add(ri, r)
+		defer s.inflight.remove(ri)
 		if err := h(w, r); err != nil {
 			s.renderError(w, r, err)
+		}
+		if ctx.Err() != nil {
+			ri.ended = context.Cause(ctx)
 		}
 	})
 }
@@ -102,7 +147,7 @@ func (s *Server) wrap(pattern string, h handlerFunc) http.Handler {
 // tooling that compare the router with the OpenAPI document.
 func (s *Server) Routes() []string {
 	var out []string
-	for _, rt := range s.routeList() {
+	for _, rt := range routeList() {
 		out = append(out, rt.pattern)
 	}
 	return out

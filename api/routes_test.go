@@ -7,12 +7,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/prospectorhq/prospector"
+	"github.com/prospectorhq/prospector/api"
 )
 
 // notYetRouted are the contract's endpoints the document describes and
 // later issues implement. Each must leave this list when it is routed.
 var notYetRouted = map[string]string{}
+
+// notREST are routes the OpenAPI document does not describe, and where
+// they are documented instead.
+var notREST = map[string]string{"POST /mcp": "docs/mcp.md: the MCP transport speaks JSON-RPC"}
 
 func documentedOperations(t *testing.T) map[string]bool {
 	t.Helper()
@@ -44,7 +48,7 @@ func TestRoutesMatchOpenAPIDocument(t *testing.T) {
 	routed := map[string]bool{}
 	for _, r := range routes {
 		routed[r] = true
-		if !doc[r] {
+		if _, elsewhere := notREST[r]; !doc[r] && !elsewhere {
 			t.Errorf("route %s is missing from api/openapi.json", r)
 		}
 		if issue, pending := notYetRouted[r]; pending {
@@ -64,7 +68,7 @@ func TestRoutesMatchOpenAPIDocument(t *testing.T) {
 		t.Errorf("documented operation %s has no route", op)
 	}
 	// Everything key-info advertises is documented.
-	for _, ep := range prospector.Endpoints() {
+	for _, ep := range api.Endpoints() {
 		if !doc[ep] {
 			t.Errorf("allowed endpoint %s is not in the document", ep)
 		}

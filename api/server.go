@@ -10,7 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prospectorhq/prospector"
-	"github.com/prospectorhq/prospector/webhook"
+	"github.com/prospectorhq/prospector/workflows"
 )
 
 // Config is what a Server needs; main builds it.
@@ -23,55 +23,71 @@ type Config struct {
 	// redis_degraded (see Degraded).
 	LimiterMode string
 	// Degraded reports whether a shared limiter has fallen back to local.
-	Degraded  func() bool
-	TierRates prospector.TierRates
+	Degraded func() bool
+	// LimiterCheck asks a shared limiter's service (Redis) whether it
+	// answers, for health; nil falls back to Degraded.
+	LimiterCheck func(ctx context.Context) error
+	TierRates    prospector.TierRates
 	// KeyCacheTTL is how long a resolved key is trusted before it is read
 	// again; revocations reach every node within it. Zero reads every time.
 	KeyCacheTTL time.Duration
-	Version     string
+	// KeyCacheGrace is how long past its TTL a cached key keeps working
+	// while the store cannot be read; zero means DefaultKeyCacheGrace.
+	KeyCacheGrace time.Duration
+	// RequestTimeout is every request's deadline, which its context (and
+	// so every store call) carries; zero means DefaultRequestTimeout.
+	RequestTimeout time.Duration
+	Version        string
 	// Registry receives the HTTP metrics; nil makes a private one.
 	Registry *prometheus.Registry
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
-	// Searcher answers discovery and search (required).
-	Searcher prospector.Searcher
-	// CursorKey signs search cursors; every node of a deployment must
-	// share it (main keeps it in the store's settings).
-	CursorKey []byte
-	// Emails finds and verifies addresses for enrich/email (required).
-	Emails prospector.EmailFinder
-	// Webhooks sends POST /leads/push deliveries and reaches outreach
-	// tools, refusing private destinations unless built to allow them
-	// (serve --allow-private-webhooks). Nil: a default client.
-	Webhooks *webhook.Client
+	// Workflows are the services the handlers call (required): serve
+	// builds one set and hands the same one to every front end. Give
+	// their Logger through WorkflowLogger, so their lines carry the id of
+	// the request they serve.
+	Workflows *workflows.Services
+	// MCP serves the Model Context Protocol at POST /mcp to callers
+	// authenticated, rate limited and checked as on any endpoint
+	// (mcpserver.Handler); nil answers 404 there.
+	MCP MCPHandler
+}
+
+// MCPHandler serves one MCP message of an authenticated caller.
+type MCPHandler interface {
+	ServeMCP(w http.ResponseWriter, r *http.Request, p *prospector.Principal)
 }
 
 // Server serves the API. It keeps no state between requests but the key
 // cache and the rate limiter's windows.
 type Server struct {
-	store     prospector.Store
-	logger    *slog.Logger
-	limiter   prospector.RateLimiter
-	limMode   string
-	degraded  func() bool
-	tierRates prospector.TierRates
-	keys      *keyCache
-	version   string
-	now       func() time.Time
-	metrics   *metrics
-	registry  *prometheus.Registry
-	handler   http.Handler
+	store    prospector.Store
+	logger   *slog.Logger
+	limiter  prospector.RateLimiter
+	limMode  string
+	degraded func() bool
+	// limiterCheck and healthState: see Config.LimiterCheck and health.
+	limiterCheck func(ctx context.Context) error
+	healthState  healthState
+	tierRates    prospector.TierRates
+	keys         *keyCache
+	version      string
+	// requestTimeout is each request's deadline; inflight the requests
+	// being served.
+	requestTimeout time.Duration
+	inflight       inFlight
+	now            func() time.Time
+	metrics        *metrics
+	registry       *prometheus.Registry
+	handler        http.Handler
 	// rateTiers and endpoints are what key-info reports; fixed at start.
 	rateTiers map[string]string
 	endpoints []string
 	// defaultRateHeaders go on responses that reach no key's budget.
 	defaultRateHeaders http.Header
 	requestIDs         *requestIDs
-	searcher           prospector.Searcher
-	cursorKey          []byte
-	emails             prospector.EmailFinder
-	subjects           *subjectCache // enrich/email's people by profile URL
-	webhooks           *webhook.Client
+	flows              *workflows.Services // what the handlers call, one method a request
+	mcp                MCPHandler
 }
 
 // NewServer builds the server and its routes.
@@ -79,11 +95,11 @@ func NewServer(cfg Config) *Server {
 	s := &Server{
 		store: cfg.Store, logger: cfg.Logger, limiter: cfg.Limiter, limMode: cfg.LimiterMode,
 		degraded: cfg.Degraded, tierRates: cfg.TierRates, version: cfg.Version, now: cfg.Now, registry: cfg.Registry,
-		searcher: cfg.Searcher, cursorKey: cfg.CursorKey, emails: cfg.Emails, webhooks: cfg.Webhooks,
-		subjects: newSubjectCache(),
+		requestTimeout: cfg.RequestTimeout, limiterCheck: cfg.LimiterCheck,
+		inflight: inFlight{reqs: map[*requestInfo]InFlight{}},
 	}
-	if s.webhooks == nil {
-		s.webhooks = webhook.NewClient(webhook.Config{})
+	if s.requestTimeout <= 0 {
+		s.requestTimeout = DefaultRequestTimeout
 	}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
@@ -110,12 +126,17 @@ func NewServer(cfg Config) *Server {
 	for _, t := range prospector.Plans() {
 		s.rateTiers[t] = s.tierRates[t].String()
 	}
-	s.endpoints = prospector.Endpoints()
+	s.endpoints = Endpoints()
 	def := s.tierRates[prospector.PlanDefault]
 	s.defaultRateHeaders = http.Header{}
 	setRateHeaders(s.defaultRateHeaders, prospector.RateResult{Limit: def.Requests, Remaining: def.Requests, Reset: def.Window})
 	s.requestIDs = newRequestIDs()
-	s.keys = newKeyCache(cfg.Store, cfg.KeyCacheTTL, s.now)
+	grace := cfg.KeyCacheGrace
+	if grace <= 0 {
+		grace = DefaultKeyCacheGrace
+	}
+	s.flows, s.mcp = cfg.Workflows, cfg.MCP
+	s.keys = newKeyCache(cfg.Store, cfg.KeyCacheTTL, grace, s.now, s.logger)
 	s.metrics = newMetrics(s.registry)
 	s.handler = s.routes()
 	return s
@@ -138,6 +159,8 @@ const (
 // what inner layers learned: the route and the workspace.
 type requestInfo struct {
 	id        string
+	started   time.Time
+	ended     error // why the handler's context ended before it returned
 	route     string
 	principal *prospector.Principal
 	key       *keyEntry

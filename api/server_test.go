@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -118,16 +119,25 @@ func TestInternalErrorsAndPanicsAreServiceErrors(t *testing.T) {
 func TestHealth(t *testing.T) {
 	base := newEnv(t)
 	fs := &faultyStore{Store: base.store}
-	e := newEnvOn(t, fs)
+	now := time.Now()
+	e := newEnvOn(t, fs, func(c *apiConfig) { c.Now = func() time.Time { return now } })
 	d := e.do("GET", "/api/v1/health", "", nil).data(t)
 	if d["status"] != "ok" || d["database"] != "ok" || d["version"] != "test" || d["rate_limiter"] != "local" {
 		t.Errorf("health = %v", d)
 	}
 	wantTimestamp(t, d["time"])
-	fs.ping = errors.New("connection refused")
+	fs.ping = &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
+	// A check serves every probe for a second.
+	if d := e.do("GET", "/api/v1/health", "", nil).data(t); d["database"] != "ok" {
+		t.Errorf("health within a second of a check = %v", d)
+	}
+	now = now.Add(time.Second)
 	r := e.do("GET", "/api/v1/health", "", nil)
 	r.wantError(t, http.StatusInternalServerError, prospector.EINTERNAL)
 	wantRateHeaders(t, r)
+	if r.header.Get("Retry-After") == "" {
+		t.Error("health with the database unreachable lacks Retry-After")
+	}
 }
 
 func TestRequestLogLine(t *testing.T) {
@@ -164,8 +174,10 @@ func TestMetrics(t *testing.T) {
 	_, key := e.workspace("metrics", prospector.PlanDefault, prospector.PlanDefault)
 	e.do("GET", "/api/v1/account/key-info", key, nil)
 	e.do("GET", "/api/v1/account/key-info", "", nil)
+	// Not on the API's listener: a JSON 404 like any unknown path.
+	e.doUndocumented("GET", "/metrics", "").wantError(t, http.StatusNotFound, prospector.ENOTFOUND)
 	rec := httptest.NewRecorder()
-	e.server.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	e.server.MetricsHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	body, _ := io.ReadAll(rec.Body)
 	for _, want := range []string{
 		`prospector_http_requests_total{route="GET /api/v1/account/key-info",status="200"} 1`,
