@@ -23,6 +23,7 @@ import (
 	"github.com/prospectorhq/prospector/email"
 	"github.com/prospectorhq/prospector/loadgen"
 	"github.com/prospectorhq/prospector/ratelimit"
+	"github.com/prospectorhq/prospector/workflows"
 	"github.com/spf13/cobra"
 )
 
@@ -123,8 +124,9 @@ func benchSearch(ctx context.Context, e *env, so *storeOptions, o benchSearchOpt
 	}
 	rates, _ := prospector.ParseTierRates("growth=1000000000/m")
 	srv := api.NewServer(api.Config{Store: st, Logger: logger, Limiter: ratelimit.NewMemory(), TierRates: rates,
-		KeyCacheTTL: 5 * time.Second, Version: version, Searcher: ix, CursorKey: key,
-		Emails: email.New(email.Config{Resolver: anyMX{}, People: st, Outcomes: st})})
+		KeyCacheTTL: 5 * time.Second, Version: version,
+		Workflows: workflows.New(workflows.Parts{Store: st, Index: ix, CursorKey: key, Logger: api.WorkflowLogger(logger),
+			Emails: email.New(email.Config{Resolver: anyMX{}, People: st, Outcomes: st})})})
 	sample, err := benchSampleOf(ctx, st)
 	if err != nil {
 		return err

@@ -56,10 +56,22 @@ func TestDemoSeedCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	nc, _ := st.CountCompanies(ctx)
-	np, _ := st.CountPeople(ctx)
-	ns, _ := st.CountSignals(ctx)
-	people, _ := st.ListPeople(ctx, 0, 300)
+	nc, err := st.CountCompanies(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	np, err := st.CountPeople(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns, err := st.CountSignals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	people, err := st.ListPeople(ctx, 0, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
 	st.Close()
 	if nc != 30 || np != 300 || ns == 0 {
 		t.Fatalf("stored %d companies, %d people, %d signals", nc, np, ns)

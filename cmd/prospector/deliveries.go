@@ -137,7 +137,7 @@ with auto-sync on.`,
 			}
 			defer st.Close()
 			ob := &webhook.Outbox{Store: st, Enqueue: st.EnqueueJob,
-				Client: webhook.NewClient(webhook.Config{AllowPrivate: allowPrivate(e, allowPriv)}),
+				Client: webhook.NewClient(webhook.Config{AllowPrivate: allowPrivate(e, allowPriv), Policy: webhook.SettingPolicy(st)}),
 				Logger: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
 			if !now {
 				d, err := ob.Redeliver(ctx, args[0])

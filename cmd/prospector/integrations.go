@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,23 +24,27 @@ func newIntegrationsCommand(e *env, so *storeOptions) *cobra.Command {
 value, the signing secret, API keys) are stored because every delivery needs
 them, and are never printed back in full.`,
 	}
-	cmd.AddCommand(newIntegrationsWebhookCommand(e, so), newIntegrationsOutreachCommand(e, so))
+	cmd.AddCommand(newIntegrationsWebhookCommand(e, so), newIntegrationsOutreachCommand(e, so),
+		newIntegrationsPrivateWebhooksCommand(e, so))
 	return cmd
 }
 
-// allowPrivate reports whether the operator allows private destinations.
+// allowPrivate reports whether the operator allows private destinations
+// for this command alone (the deployment's setting aside).
 func allowPrivate(e *env, flag bool) bool {
 	return flag || e.getenv("PROSPECTOR_ALLOW_PRIVATE_WEBHOOKS") == "1"
 }
 
 // checkDestination refuses a URL the delivery client would refuse by its
-// look alone (scheme, user info, a private address or local name).
-func checkDestination(e *env, raw string, allow bool, what string) error {
+// look alone (scheme, user info, a private address or local name), unless
+// allow or the deployment's setting in st allows private destinations.
+func checkDestination(ctx context.Context, e *env, st prospector.SettingStore, raw string, allow bool, what string) error {
 	if err := prospector.ValidateOutboundURL(raw); err != nil {
 		return fmt.Errorf("%s: %s", what, err.Message)
 	}
-	if _, err := webhook.NewClient(webhook.Config{AllowPrivate: allowPrivate(e, allow)}).CheckURL(raw); err != nil {
-		return fmt.Errorf("%s: %w (for local testing set PROSPECTOR_ALLOW_PRIVATE_WEBHOOKS=1 here and run serve --allow-private-webhooks)", what, err)
+	c := webhook.NewClient(webhook.Config{AllowPrivate: allowPrivate(e, allow), Policy: webhook.SettingPolicy(st)})
+	if _, err := c.CheckURL(ctx, raw); err != nil {
+		return fmt.Errorf("%s: %w (for local testing run 'prospector integrations private-webhooks --allow')", what, err)
 	}
 	return nil
 }
@@ -81,7 +86,8 @@ the value from the environment, keeping it out of shell history).
 lead entries; --custom-field k=v adds a static string member (lead.k=v: to
 each lead entry), --custom-field-json k=JSON any JSON value. --template FILE
 replaces the shape with a JSON template (docs/webhooks.md). Private and
-loopback URLs are refused unless PROSPECTOR_ALLOW_PRIVATE_WEBHOOKS=1.`,
+loopback URLs are refused unless the deployment allows them ('prospector
+integrations private-webhooks --allow').`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runIntegrationsWebhook(cmd, e, so, &f)
@@ -148,7 +154,7 @@ func runIntegrationsWebhook(cmd *cobra.Command, e *env, so *storeOptions, f *web
 		s = &prospector.WebhookSettings{WorkspaceID: w.ID, SigningSecret: prospector.NewWebhookSecret()}
 	}
 	newSecret := !exists
-	if err := applyWebhookFlags(cmd, e, f, s); err != nil {
+	if err := applyWebhookFlags(cmd, e, st, f, s); err != nil {
 		return err
 	}
 	if f.rotate {
@@ -178,11 +184,11 @@ func runIntegrationsWebhook(cmd *cobra.Command, e *env, so *storeOptions, f *web
 	return nil
 }
 
-func applyWebhookFlags(cmd *cobra.Command, e *env, f *webhookFlags, s *prospector.WebhookSettings) error {
+func applyWebhookFlags(cmd *cobra.Command, e *env, st prospector.SettingStore, f *webhookFlags, s *prospector.WebhookSettings) error {
 	changed := cmd.Flags().Changed
 	if changed("url") {
 		if f.url != "" {
-			if err := checkDestination(e, f.url, f.allowPrivate, "--url"); err != nil {
+			if err := checkDestination(cmd.Context(), e, st, f.url, f.allowPrivate, "--url"); err != nil {
 				return err
 			}
 		}
@@ -405,7 +411,7 @@ func runIntegrationsOutreach(cmd *cobra.Command, e *env, so *storeOptions, f *ou
 	}
 	changed := cmd.Flags().Changed
 	if changed("base-url") {
-		if err := checkDestination(e, f.baseURL, f.allowPrivate, "--base-url"); err != nil {
+		if err := checkDestination(ctx, e, st, f.baseURL, f.allowPrivate, "--base-url"); err != nil {
 			return err
 		}
 		in.BaseURL = f.baseURL

@@ -13,6 +13,7 @@ import (
 	"github.com/prospectorhq/prospector"
 	"github.com/prospectorhq/prospector/sqlite"
 	"github.com/prospectorhq/prospector/webhook"
+	"github.com/prospectorhq/prospector/wire"
 )
 
 func TestIntegrationsWebhookCommand(t *testing.T) {
@@ -103,7 +104,10 @@ func TestIntegrationsWebhookCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	w, _ := st.WorkspaceByName(context.Background(), "acme")
+	w, err := st.WorkspaceByName(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
 	s, err := st.WebhookSettings(context.Background(), w.ID)
 	if err != nil || s.AuthHeader != "X-Token" || s.AuthValue != "env-token-value-123" || s.Template == "" || !s.AutoSync {
 		t.Fatalf("stored settings %+v, %v", s, err)
@@ -172,9 +176,12 @@ func TestDeliveriesCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, _ := st.WorkspaceByName(ctx, "acme")
+	w, err := st.WorkspaceByName(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
 	ob := &webhook.Outbox{Store: st, Client: webhook.NewClient(webhook.Config{AllowPrivate: true}), Enqueue: st.EnqueueJob}
-	ds, err := ob.Queue(ctx, w.ID, []webhook.Lead{{ID: "ld_1", FullName: "Ada Lovelace"}})
+	ds, err := ob.Queue(ctx, w.ID, []wire.Lead{{ID: "ld_1", FullName: "Ada Lovelace"}})
 	if err != nil || len(ds) != 1 {
 		t.Fatalf("queue: %v", err)
 	}
@@ -190,7 +197,10 @@ func TestDeliveriesCommands(t *testing.T) {
 		t.Fatalf("list:\n%s %v", list, err)
 	}
 	// Mark it dead, then send it again now: 503, so it is retried later.
-	st, _ = sqlite.Open(ctx, dir)
+	st, err = sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	st.MarkDelivery(ctx, id, 0, prospector.DeliveryUpdate{Status: prospector.DeliveryDead, Attempts: 8,
 		NextAttemptAt: ds[0].NextAttemptAt, LastError: "gave up"}, ds[0].NextAttemptAt)
 	st.Close()
@@ -198,7 +208,10 @@ func TestDeliveriesCommands(t *testing.T) {
 	if err != nil || !strings.Contains(out, "pending (HTTP 503)") || !strings.Contains(out, "next attempt at") {
 		t.Fatalf("redeliver --now (503): %q %v", out, err)
 	}
-	st, _ = sqlite.Open(ctx, dir)
+	st, err = sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	st.MarkDelivery(ctx, id, 1, prospector.DeliveryUpdate{Status: prospector.DeliveryDead, Attempts: 8,
 		NextAttemptAt: ds[0].NextAttemptAt, LastError: "gave up"}, ds[0].NextAttemptAt)
 	st.Close()
@@ -214,7 +227,10 @@ func TestDeliveriesCommands(t *testing.T) {
 		t.Fatalf("receiver got %d requests, webhook-id must stay %s", len(got), id)
 	}
 	mu.Unlock()
-	list, _, _ = cli(t, vars, "deliveries", "list", "--workspace", "acme", "--status", "delivered")
+	list, _, err = cli(t, vars, "deliveries", "list", "--workspace", "acme", "--status", "delivered")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !strings.Contains(list, id) || !strings.Contains(list, "delivered") || !strings.Contains(list, "200") {
 		t.Fatalf("list delivered:\n%s", list)
 	}

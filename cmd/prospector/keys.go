@@ -123,17 +123,11 @@ func newKeysListCommand(e *env, so *storeOptions) *cobra.Command {
 			fmt.Fprintln(tw, "ID\tPREFIX\tTIER\tCREATED\tEXPIRES\tSTATUS")
 			now := time.Now()
 			for _, k := range keys {
-				exp, status := "never", "active"
+				exp := "never"
 				if k.ExpiresAt != nil {
 					exp = k.ExpiresAt.Format(time.RFC3339)
 				}
-				switch {
-				case k.RevokedAt != nil:
-					status = "revoked"
-				case !k.Active(now):
-					status = "expired"
-				}
-				fmt.Fprintf(tw, "%s\t%s…\t%s\t%s\t%s\t%s\n", k.ID, k.Prefix, k.Tier, k.CreatedAt.Format(time.RFC3339), exp, status)
+				fmt.Fprintf(tw, "%s\t%s…\t%s\t%s\t%s\t%s\n", k.ID, k.Prefix, k.Tier, k.CreatedAt.Format(time.RFC3339), exp, keyStatus(k, now))
 			}
 			return tw.Flush()
 		},

@@ -3,6 +3,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,8 +19,14 @@ const version = "0.1.0"
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "prospector:", err)
+	e := &env{getenv: os.Getenv, stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, terminal: isTerminal(os.Stdin),
+		process: true}
+	if err := runEnv(ctx, os.Args[1:], e); err != nil {
+		// serve has logged its failure as JSON already.
+		var logged loggedError
+		if !errors.As(err, &logged) {
+			fmt.Fprintln(os.Stderr, "prospector:", err)
+		}
 		os.Exit(1)
 	}
 }
@@ -30,8 +37,22 @@ type env struct {
 	getenv func(string) string
 	stdout io.Writer
 	stderr io.Writer
+	// stdin answers confirmations; terminal says whether it is a
+	// terminal (a person who can answer) rather than a pipe or nothing.
+	stdin    io.Reader
+	terminal bool
 	// ready, when set, is told the address serve listens on.
 	ready func(addr string)
+	// process is set when this run owns the process (main, not a test):
+	// serve may then route process-wide loggers into its own.
+	process bool
+}
+
+// isTerminal reports whether f is a character device: a terminal, where
+// a person can answer a question.
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // run executes one command line. Cancelling ctx stops a running server
@@ -65,6 +86,7 @@ PostgreSQL when PROSPECTOR_DATABASE_URL (or --database-url) is set.`,
 	pf := root.PersistentFlags()
 	pf.StringVar(&so.dataDir, "data", "", "directory of the embedded SQLite store (default ./data, or $PROSPECTOR_DATA)")
 	pf.StringVar(&so.databaseURL, "database-url", "", "PostgreSQL URL (postgres://...); overrides --data (default $PROSPECTOR_DATABASE_URL)")
+	pf.StringVar(&so.synchronous, "sqlite-synchronous", "", "SQLite durability: full (default) syncs every commit to disk, so acknowledged writes survive power loss and OS crashes; normal syncs at checkpoints only: faster, and safe against the process crashing but not the machine (or $PROSPECTOR_SQLITE_SYNCHRONOUS)")
 	root.AddCommand(
 		newServeCommand(e, &so),
 		newWorkspaceCommand(e, &so),
@@ -75,6 +97,12 @@ PostgreSQL when PROSPECTOR_DATABASE_URL (or --database-url) is set.`,
 		newDemoCommand(e, &so),
 		newIntegrationsCommand(e, &so),
 		newDeliveriesCommand(e, &so),
+		newRadarCommand(e, &so),
+		newWatchCommand(e, &so),
+		newSourcesCommand(e, &so),
+		newMCPCommand(e),
 	)
+	root.InitDefaultCompletionCmd()
+	asGroups(root)
 	return root
 }

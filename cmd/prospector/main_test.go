@@ -115,7 +115,10 @@ func testWorkspaceAndKeys(t *testing.T, vars map[string]string) {
 	if err != nil || !strings.Contains(out, "revoked key "+keyID) {
 		t.Fatalf("revoke: %q %v", out, err)
 	}
-	list, _, _ = cli(t, vars, "keys", "list", "--workspace", "acme")
+	list, _, err = cli(t, vars, "keys", "list", "--workspace", "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !strings.Contains(list, "revoked") {
 		t.Fatalf("revoked key not shown as revoked:\n%s", list)
 	}
@@ -153,17 +156,26 @@ func TestHelp(t *testing.T) {
 // and a stop function that cancels it and returns run's error.
 func startServe(t *testing.T, vars map[string]string, args ...string) (string, *syncBuffer, func() error) {
 	t.Helper()
+	addr, out, _, stop := startServeLogs(t, vars, args...)
+	return addr, out, stop
+}
+
+// startServeLogs is startServe that also returns serve's stderr, the
+// JSON log. Metrics are off unless args set --metrics-addr: the default
+// port is fixed, and tests run side by side.
+func startServeLogs(t *testing.T, vars map[string]string, args ...string) (string, *syncBuffer, *syncBuffer, func() error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	addrc := make(chan string, 1)
 	out, errOut := &syncBuffer{}, &syncBuffer{}
 	e := &env{getenv: func(k string) string { return vars[k] }, stdout: out, stderr: errOut, ready: func(a string) { addrc <- a }}
 	done := make(chan error, 1)
 	go func() {
-		done <- runEnv(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--demo-people", "200"}, args...), e)
+		done <- runEnv(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--demo-people", "200", "--metrics-addr="}, args...), e)
 	}()
 	select {
 	case addr := <-addrc:
-		return addr, out, func() error { cancel(); return <-done }
+		return addr, out, errOut, func() error { cancel(); return <-done }
 	case err := <-done:
 		cancel()
 		t.Fatalf("serve exited: %v\n%s", err, errOut.String())
@@ -171,12 +183,15 @@ func startServe(t *testing.T, vars map[string]string, args ...string) (string, *
 		cancel()
 		t.Fatal("serve did not start")
 	}
-	return "", nil, nil
+	return "", nil, nil, nil
 }
 
 func getJSON(t *testing.T, url, key string) (int, map[string]any) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", url, nil)
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if key != "" {
 		req.Header.Set("X-Service-API-Key", key)
 	}
@@ -211,8 +226,14 @@ func TestServeCreatesDemoOnceAndAnswersWithItsKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nc, _ := st.CountCompanies(context.Background())
-	np, _ := st.CountPeople(context.Background())
+	nc, err := st.CountCompanies(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	np, err := st.CountPeople(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
 	st.Close()
 	if nc != 20 || np != 200 {
 		t.Fatalf("serve on an empty store loaded %d companies and %d people, want the demo's 20 and 200", nc, np)
@@ -236,7 +257,10 @@ func TestServeNoDemoAndRateLimitFlags(t *testing.T) {
 	if _, _, err := cli(t, vars, "workspace", "create", "ops"); err != nil {
 		t.Fatal(err)
 	}
-	out, _, _ := cli(t, vars, "keys", "create", "--workspace", "ops")
+	out, _, err := cli(t, vars, "keys", "create", "--workspace", "ops")
+	if err != nil {
+		t.Fatal(err)
+	}
 	key := lastLine(out)
 	if _, _, err := cli(t, vars, "serve", "--tier-rates", "gold=5/m"); err == nil {
 		t.Fatal("serve accepted an unknown tier in --tier-rates")

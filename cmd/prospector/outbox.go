@@ -44,7 +44,7 @@ func startDeliveries(ctx context.Context, st prospector.Store, hooks *webhook.Cl
 		defer wg.Done()
 		resumeDeliveries(ctx, outbox, logger)
 	}()
-	return &leads.AutoSync{Outbox: outbox, Logger: logger}, wg.Wait
+	return &leads.AutoSync{Outbox: outbox}, wg.Wait
 }
 
 // resumeDeliveries runs Outbox.Resume now and every resumeEvery.

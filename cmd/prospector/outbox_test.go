@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/prospectorhq/prospector"
-	"github.com/prospectorhq/prospector/leads"
 	"github.com/prospectorhq/prospector/sqlite"
 	"github.com/prospectorhq/prospector/webhook"
+	"github.com/prospectorhq/prospector/wire"
 )
 
 // serve delivers the auto-sync outbox: a delivery recorded before a
@@ -26,7 +26,11 @@ func TestServeDeliversOutbox(t *testing.T) {
 		bodies [][]byte
 	)
 	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
+		b, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
 		mu.Lock()
 		got, bodies = append(got, r.Header.Clone()), append(bodies, b)
 		mu.Unlock()
@@ -47,8 +51,11 @@ func TestServeDeliversOutbox(t *testing.T) {
 	if err := st.CreateWebhookSettings(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	lead := leads.Entry(&prospector.Lead{ID: prospector.NewLeadID(), FullName: "Ada Lovelace", City: "London"})
-	payload, _ := json.Marshal(lead)
+	lead := wire.NewLead(&prospector.Lead{ID: prospector.NewLeadID(), FullName: "Ada Lovelace", City: "London"})
+	payload, err := json.Marshal(lead)
+	if err != nil {
+		t.Fatal(err)
+	}
 	d := &prospector.Delivery{WorkspaceID: w.ID, DestinationKind: prospector.DestinationWebhook, DestinationURL: s.URL,
 		LeadID: lead.ID, Payload: payload, NextAttemptAt: time.Now().Add(-5 * time.Minute)}
 	if _, err := st.AddDelivery(ctx, d); err != nil {
@@ -70,8 +77,8 @@ func TestServeDeliversOutbox(t *testing.T) {
 		t.Fatalf("signature: %v", err)
 	}
 	var env struct {
-		Source string         `json:"source"`
-		Leads  []webhook.Lead `json:"leads"`
+		Source string      `json:"source"`
+		Leads  []wire.Lead `json:"leads"`
 	}
 	if err := json.Unmarshal(bodies[0], &env); err != nil || env.Source != "auto_sync" || len(env.Leads) != 1 ||
 		env.Leads[0].ID != lead.ID {

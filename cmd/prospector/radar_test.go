@@ -20,7 +20,10 @@ func TestServeRunsRadarJobs(t *testing.T) {
 	addr, out, stop := startServe(t, vars)
 	key := lastLine(out.String())
 	body := bytes.NewBufferString(`{"signals_to_track":["funding","hiring","job_change"]}`)
-	req, _ := http.NewRequest("POST", "http://"+addr+"/api/v1/radar/create", body)
+	req, err := http.NewRequest("POST", "http://"+addr+"/api/v1/radar/create", body)
+	if err != nil {
+		t.Fatal(err)
+	}
 	req.Header.Set("X-Service-API-Key", key)
 	req.Header.Set("Content-Type", "application/json")
 	res, err := http.DefaultClient.Do(req)

@@ -6,31 +6,60 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
 
+var binary struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+	out  []byte
+}
+
+// buildBinary builds the prospector binary once for the package's tests
+// that run it as a process; it skips them under -short.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	binary.once.Do(func() {
+		binary.dir, binary.err = os.MkdirTemp("", "prospector-bin-")
+		if binary.err != nil {
+			return
+		}
+		binary.path = filepath.Join(binary.dir, "prospector")
+		// go test puts its own GOROOT/bin first on the test's PATH.
+		binary.out, binary.err = exec.Command("go", "build", "-o", binary.path, ".").CombinedOutput()
+	})
+	if binary.err != nil {
+		t.Fatalf("go build: %v\n%s", binary.err, binary.out)
+	}
+	return binary.path
+}
+
 // TestBinaryServesAndExitsZeroOnSIGTERM is the newcomer's path: build the
 // binary, run serve on an empty data dir, call key-info with the printed
 // key, send SIGTERM, and expect exit status 0.
 func TestBinaryServesAndExitsZeroOnSIGTERM(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	bin := filepath.Join(t.TempDir(), "prospector")
-	if out, err := exec.Command(goBin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data", t.TempDir())
-			cmd.Env = append(os.Environ(), "PROSPECTOR_DATABASE_URL=", "PROSPECTOR_REDIS_URL=")
-			stdout, _ := cmd.StdoutPipe()
-			stderr, _ := cmd.StderrPipe()
+			cmd.Env = append(os.Environ(), "PROSPECTOR_DATABASE_URL=", "PROSPECTOR_REDIS_URL=", "PROSPECTOR_METRICS_ADDR=127.0.0.1:0")
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stderr, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -45,7 +74,7 @@ func TestBinaryServesAndExitsZeroOnSIGTERM(t *testing.T) {
 				}
 			}()
 			addrc := make(chan string, 1)
-			listening := regexp.MustCompile(`listening on http://(\S+)`)
+			listening := regexp.MustCompile(`"msg":"listening".*"url":"http://([^"]+)"`)
 			go func() {
 				sc := bufio.NewScanner(stderr)
 				for sc.Scan() {
@@ -83,4 +112,12 @@ func TestBinaryServesAndExitsZeroOnSIGTERM(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binary.dir != "" {
+		os.RemoveAll(binary.dir)
+	}
+	os.Exit(code)
 }

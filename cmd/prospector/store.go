@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/prospectorhq/prospector"
 	"github.com/prospectorhq/prospector/postgres"
@@ -14,6 +15,11 @@ import (
 type storeOptions struct {
 	dataDir     string
 	databaseURL string
+	// synchronous is SQLite's synchronous setting (sqlite.Options).
+	synchronous string
+	// statementTimeout bounds each PostgreSQL statement (serve sets it to
+	// its request deadline); zero leaves the server's setting.
+	statementTimeout time.Duration
 }
 
 // describe names the store without its credentials, for logs.
@@ -21,7 +27,18 @@ func (o storeOptions) describe(e *env) string {
 	if url := o.url(e); url != "" {
 		return "postgresql"
 	}
-	return "sqlite in " + o.dir(e)
+	sync, err := sqlite.ParseSynchronous(o.sqliteSynchronous(e))
+	if err != nil {
+		sync = "invalid"
+	}
+	return "sqlite in " + o.dir(e) + " (synchronous=" + sync + ")"
+}
+
+func (o storeOptions) sqliteSynchronous(e *env) string {
+	if o.synchronous != "" {
+		return o.synchronous
+	}
+	return e.getenv("PROSPECTOR_SQLITE_SYNCHRONOUS")
 }
 
 func (o storeOptions) url(e *env) string {
@@ -47,7 +64,14 @@ func (o storeOptions) open(ctx context.Context, e *env) (prospector.Store, error
 		if !strings.HasPrefix(url, "postgres://") && !strings.HasPrefix(url, "postgresql://") {
 			return nil, fmt.Errorf("database URL must start with postgres:// or postgresql://")
 		}
-		return postgres.Open(ctx, url)
+		return postgres.OpenWith(ctx, url, postgres.Options{StatementTimeout: o.statementTimeout})
 	}
-	return sqlite.Open(ctx, o.dir(e))
+	db, err := sqlite.OpenWith(ctx, o.dir(e), sqlite.Options{Synchronous: o.sqliteSynchronous(e)})
+	if prospector.ErrorCode(err) == prospector.EINVALID {
+		return nil, fmt.Errorf("--sqlite-synchronous: %s", prospector.ErrorMessage(err))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return db, nil
 }

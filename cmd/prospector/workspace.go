@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 
 	"github.com/prospectorhq/prospector"
@@ -12,7 +14,8 @@ func newWorkspaceCommand(e *env, so *storeOptions) *cobra.Command {
 		Use:   "workspace",
 		Short: "Manage workspaces (tenants)",
 	}
-	cmd.AddCommand(newWorkspaceCreateCommand(e, so))
+	cmd.AddCommand(newWorkspaceCreateCommand(e, so), newWorkspaceListCommand(e, so), newWorkspaceShowCommand(e, so),
+		newWorkspaceUpdateCommand(e, so), newWorkspaceDeleteCommand(e, so))
 	return cmd
 }
 
@@ -76,4 +79,17 @@ func newWorkspaceCreateCommand(e *env, so *storeOptions) *cobra.Command {
 	f.BoolVar(&publicAPI, "public-api", true, "enable the public API (false: every call answers 404 not_found)")
 	f.StringVar(&email, "email", "", "owner's email, reported by key-info and credit-usage")
 	return cmd
+}
+
+// workspaceNamed reads a workspace by name; for an unknown name the
+// error says how to see the names there are.
+func workspaceNamed(ctx context.Context, st prospector.Store, name string) (*prospector.Workspace, error) {
+	w, err := st.WorkspaceByName(ctx, name)
+	if errors.Is(err, prospector.ErrNotFound) {
+		return nil, fmt.Errorf("no workspace named %q (prospector workspace list shows them)", name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("workspace %q: %w", name, err)
+	}
+	return w, nil
 }
