@@ -98,7 +98,7 @@ func benchSearch(ctx context.Context, e *env, so *storeOptions, o benchSearchOpt
 	}
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	start := time.Now()
-	ix, key, err := startIndex(ctx, st, time.Second, logger)
+	ix, key, _, err := startIndex(ctx, st, indexOptions{poll: time.Second}, logger)
 	if err != nil {
 		return err
 	}
