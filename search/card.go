@@ -77,6 +77,16 @@ func readStrings(b []byte, out []string) []byte {
 	return b
 }
 
+// How the index keeps each string field of a company card (see strtab):
+// Name, Domain, Website, Industry, City, Region, CountryCode,
+// EmployeeRange, NetworkURL. Names are shared with people's company
+// names.
+var companyModes = []uint8{keepShared, keepInline, keepInline, keepShared, keepShared, keepShared, keepShared, keepShared, keepPrefix}
+
+// How the index keeps each string field of a person card: ExternalID,
+// FullName, Title, CompanyName, NetworkURL, City, Region, CountryCode.
+var personModes = []uint8{keepInline, keepInline, keepShared, keepShared, keepPrefix, keepShared, keepShared, keepShared}
+
 // companyCard encodes the list-item fields of a company.
 func companyCard(c *prospector.Company) []byte {
 	b := appendStrings(nil, c.Name, c.Domain, c.Website, c.Industry, c.City, c.Region, c.CountryCode, c.EmployeeRange, c.NetworkURL)

@@ -31,7 +31,7 @@ const snapshotFormat = 1
 // tokenisation, rank keys, card and signal encodings. Bump it whenever
 // any of them changes, so a snapshot written by an older binary is
 // rebuilt rather than answered from.
-const SchemaVersion = 1
+const SchemaVersion = 3
 
 // The reasons a snapshot is not used; errors.Is tells them apart.
 var (
@@ -118,6 +118,7 @@ func (ix *Index) LoadSnapshot(ctx context.Context, path, database string) (Snaps
 	if err := loaded.reached(ctx); err != nil {
 		return SnapshotInfo{}, err
 	}
+	loaded.strs.reindex()
 	loaded.byDomainFromCards()
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -158,8 +159,8 @@ func (ix *Index) reached(ctx context.Context) error {
 
 // adopt takes the loaded index's state (under ix's write lock).
 func (ix *Index) adopt(l *Index) {
-	ix.companies, ix.companyAll, ix.facts, ix.factTable, ix.factIdx = l.companies, l.companyAll, l.facts, l.factTable, l.factIdx
-	ix.cards, ix.companySeq = l.cards, l.companySeq
+	ix.companies, ix.companyAll, ix.facts, ix.personFacts = l.companies, l.companyAll, l.facts, l.personFacts
+	ix.cards, ix.strs, ix.companySeq = l.cards, l.strs, l.companySeq
 	ix.people, ix.personCards, ix.peopleCo, ix.peopleAll = l.people, l.personCards, l.peopleCo, l.peopleAll
 	ix.members, ix.personSeq, ix.signals = l.members, l.personSeq, l.signals
 	ix.byDomain, ix.seed, ix.optimizedAtLen = l.byDomain, l.seed, l.optimizedAtLen
@@ -172,7 +173,7 @@ func (ix *Index) adopt(l *Index) {
 func (ix *Index) byDomainFromCards() {
 	for id, o := range ix.cards.off {
 		if o != 0 {
-			ix.byDomain[maphash.String(ix.seed, cardDomain(ix.cards.get(int64(id))))] = uint32(id)
+			ix.byDomain[maphash.String(ix.seed, ix.cardDomain(ix.cards.get(int64(id))))] = uint32(id)
 		}
 	}
 }
@@ -191,12 +192,10 @@ func (ix *Index) encode(w *snapWriter, database string) {
 	}
 	w.bitmap(ix.companyAll)
 	w.bitmap(ix.peopleAll)
-	w.u32s(ix.facts)
-	w.uvarint(uint64(len(ix.factTable)))
-	for _, f := range ix.factTable {
-		w.str(f.size)
-		w.str(f.industry)
-	}
+	encodeFacts(w, &ix.facts, func(f companyFacts) [2]string { return [2]string{f.size, f.industry} })
+	encodeFacts(w, &ix.personFacts, func(f personFacts) [2]string { return [2]string{f.level, f.function} })
+	w.uvarint(uint64(ix.strs.n))
+	ix.strs.vals.encode(w)
 	ix.cards.encode(w)
 	ix.personCards.encode(w)
 	ix.members.encode(w)
@@ -242,13 +241,10 @@ func (ix *Index) decode(r *snapReader, database string) error {
 		p.decode(r)
 	}
 	ix.companyAll, ix.peopleAll = r.bitmap(), r.bitmap()
-	ix.facts = r.u32s()
-	n := r.length(2)
-	for range n {
-		f := companyFacts{size: r.str(), industry: r.str()}
-		ix.factTable = append(ix.factTable, f)
-		ix.factIdx[f] = uint32(len(ix.factTable))
-	}
+	decodeFacts(r, &ix.facts, func(v [2]string) companyFacts { return companyFacts{size: v[0], industry: v[1]} })
+	decodeFacts(r, &ix.personFacts, func(v [2]string) personFacts { return personFacts{level: v[0], function: v[1]} })
+	ix.strs.n = uint32(r.uvarint())
+	ix.strs.vals.decode(r)
 	ix.cards.decode(r)
 	ix.personCards.decode(r)
 	ix.members.decode(r)
@@ -256,7 +252,7 @@ func (ix *Index) decode(r *snapReader, database string) error {
 	set.recs.decode(r)
 	set.at = r.i64s()
 	set.byCo.decode(r)
-	n = r.length(1)
+	n := r.length(1)
 	set.typeIdx = map[string]byte{}
 	for i := range n {
 		t := r.str()
@@ -277,7 +273,7 @@ func (ix *Index) decode(r *snapReader, database string) error {
 // disagree fails here rather than panicking under a query.
 func (ix *Index) consistent() error {
 	for _, p := range []*postings{ix.companies, ix.people, ix.peopleCo} {
-		if len(p.start) != len(p.length) || len(p.start) != len(p.keys) {
+		if len(p.start) != len(p.length) || p.rowTerms && len(p.start) != len(p.keys) {
 			return errCorrupt
 		}
 		for doc := range p.start {
@@ -291,12 +287,20 @@ func (ix *Index) consistent() error {
 			}
 		}
 	}
-	for _, f := range ix.facts {
-		if int(f) > len(ix.factTable) {
+	for _, f := range ix.facts.of {
+		if int(f) > len(ix.facts.table) {
 			return errCorrupt
 		}
 	}
-	for _, a := range []*recordArena{&ix.cards, &ix.personCards, &ix.signals.recs} {
+	for _, f := range ix.personFacts.of {
+		if int(f) > len(ix.personFacts.table) {
+			return errCorrupt
+		}
+	}
+	if int(ix.strs.n) >= len(ix.strs.vals.off) && ix.strs.n > 0 {
+		return errCorrupt
+	}
+	for _, a := range []*recordArena{&ix.cards, &ix.personCards, &ix.signals.recs, &ix.strs.vals} {
 		for _, o := range a.off {
 			if o != 0 && (int((o-1)>>chunkBits) >= len(a.chunks) || int((o-1)&(chunkSize-1)) >= len(a.chunks[(o-1)>>chunkBits])) {
 				return errCorrupt
@@ -316,6 +320,27 @@ func (ix *Index) consistent() error {
 		}
 	}
 	return nil
+}
+
+func encodeFacts[T comparable](w *snapWriter, f *factTable[T], fields func(T) [2]string) {
+	w.u32s(f.of)
+	w.uvarint(uint64(len(f.table)))
+	for _, v := range f.table {
+		for _, s := range fields(v) {
+			w.str(s)
+		}
+	}
+}
+
+func decodeFacts[T comparable](r *snapReader, f *factTable[T], value func([2]string) T) {
+	f.of = r.u32s()
+	n := r.length(2)
+	f.idx = make(map[T]uint32, n)
+	for range n {
+		v := value([2]string{r.str(), r.str()})
+		f.table = append(f.table, v)
+		f.idx[v] = uint32(len(f.table))
+	}
 }
 
 func (p *postings) encode(w *snapWriter) {

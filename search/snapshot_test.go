@@ -168,7 +168,8 @@ func TestSnapshotRestoresAndCatchesUp(t *testing.T) {
 		ctx := context.Background()
 		seedSnapshotData(t, st, 1, 60, 600)
 		path := filepath.Join(t.TempDir(), "index.snapshot")
-		info, err := coldIndex(t, st).SaveSnapshot(path, "db-1")
+		followed := coldIndex(t, st)
+		info, err := followed.SaveSnapshot(path, "db-1")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,6 +198,13 @@ func TestSnapshotRestoresAndCatchesUp(t *testing.T) {
 		got, want := answers(t, again, 80), answers(t, coldIndex(t, st), 80)
 		if got != want {
 			t.Fatal("a restored index that caught up answers differently from one built from the store")
+		}
+		// The index that was running all along, for comparison.
+		if _, err := followed.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if answers(t, followed, 80) != want {
+			t.Fatal("an index that followed the changes answers differently from one built from the store")
 		}
 		if reflect.DeepEqual(got, answers(t, restored, 80)) {
 			t.Fatal("round 2 changed nothing the test can see")
