@@ -52,7 +52,7 @@ type Index struct {
 	people         *postings // the person's own terms
 	personCards    recordArena
 	personFacts    factTable[personFacts] // what a card lacks to tell a person's terms
-	peopleCo       *postings // terms taken from the person's company
+	peopleCo       *postings              // terms taken from the person's company
 	peopleAll      *roaring.Bitmap
 	members        memberLists // people under their company
 	personSeq      int64
