@@ -97,8 +97,12 @@ func (p *postings) move(doc, key uint32, old, terms []string) {
 	}
 }
 
-// remove takes a row out of every list it is in.
+// remove takes a row out of every list it is in; only postings with
+// rowTerms know which (the others use move).
 func (p *postings) remove(doc uint32) {
+	if !p.rowTerms {
+		panic("search: remove on postings " + p.name + ", which keep no row terms: use move")
+	}
 	ts := p.terms(doc)
 	for _, id := range ts {
 		p.lists[id].Remove(p.keys[doc])

@@ -300,13 +300,6 @@ func (ix *Index) consistent() error {
 	if int(ix.strs.n) >= len(ix.strs.vals.off) && ix.strs.n > 0 {
 		return errCorrupt
 	}
-	for _, a := range []*recordArena{&ix.cards, &ix.personCards, &ix.signals.recs, &ix.strs.vals} {
-		for _, o := range a.off {
-			if o != 0 && (int((o-1)>>chunkBits) >= len(a.chunks) || int((o-1)&(chunkSize-1)) >= len(a.chunks[(o-1)>>chunkBits])) {
-				return errCorrupt
-			}
-		}
-	}
 	for _, l := range []*memberLists{&ix.members, &ix.signals.byCo} {
 		if len(l.next) != len(l.owner) {
 			return errCorrupt
@@ -372,24 +365,40 @@ func (p *postings) decode(r *snapReader) {
 	p.dead = int(r.uvarint())
 }
 
+// encode writes the live records only, id by id: bytes of replaced or
+// dropped records never reach the file (they may be data someone asked
+// to have erased), and the snapshot is smaller for it.
 func (a *recordArena) encode(w *snapWriter) {
-	w.uvarint(uint64(len(a.chunks)))
-	for _, c := range a.chunks {
-		w.bytes(c)
+	w.uvarint(uint64(len(a.off)))
+	for id, o := range a.off {
+		if o == 0 {
+			w.uvarint(0)
+			continue
+		}
+		rec := a.get(int64(id))
+		w.uvarint(uint64(len(rec)) + 1)
+		w.write(rec)
 	}
-	w.u32s(a.off)
 }
 
 func (a *recordArena) decode(r *snapReader) {
 	n := r.length(1)
-	for i := range n {
-		c := 0
-		if i == n-1 {
-			c = chunkSize // the last chunk takes the next records
+	for id := range n {
+		size := r.uvarint()
+		if size == 0 || r.err != nil {
+			continue
 		}
-		a.chunks = append(a.chunks, r.bytes(c))
+		if size-1 > uint64(r.left) {
+			r.fail(errCorrupt)
+			return
+		}
+		if rec := r.read(int(size - 1)); r.err == nil {
+			a.put(uint32(id), rec)
+		}
 	}
-	a.off = r.u32s()
+	if r.err == nil && n > 0 {
+		a.off = grow(a.off, uint32(n-1))
+	}
 }
 
 func (l *memberLists) encode(w *snapWriter) {

@@ -1,6 +1,7 @@
 package search_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -285,4 +286,35 @@ func TestSnapshotRejected(t *testing.T) {
 			})
 		}
 	})
+}
+
+// TestSnapshotHoldsNoReplacedRecords: a card replaced by an update keeps
+// its bytes in memory until the process ends, but never in a snapshot.
+func TestSnapshotHoldsNoReplacedRecords(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ix := search.New(st)
+	for _, name := range []string{"Zed Formername", "Ann Currentname"} {
+		if _, err := st.UpsertPeople(ctx, []*prospector.Person{{ExternalID: "p1", FullName: name, Title: "CFO"}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ix.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "index.snapshot")
+	if _, err := ix.SaveSnapshot(path, "db-1"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte("Currentname")) || bytes.Contains(b, []byte("Formername")) {
+		t.Fatal("the snapshot holds the replaced card, or not the current one")
+	}
 }

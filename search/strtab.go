@@ -84,8 +84,10 @@ func (t *strtab) appendField(out, s []byte, mode uint8) []byte {
 		if id, ok := t.intern(s); ok {
 			return binary.AppendUvarint(out, uint64(id)<<2|tagShared)
 		}
-	case mode == keepPrefix:
-		if cut := strings.LastIndexByte(unsafe.String(unsafe.SliceData(s), len(s)), '/'); cut > 0 {
+	case mode == keepPrefix && len(s) > 1:
+		// The last slash before the final byte: a URL ending in a slash
+		// keeps its last segment out of the shared prefix too.
+		if cut := strings.LastIndexByte(unsafe.String(unsafe.SliceData(s), len(s)-1), '/'); cut > 0 {
 			if id, ok := t.intern(s[:cut+1]); ok {
 				out = binary.AppendUvarint(out, uint64(id)<<2|tagPrefix)
 				out = binary.AppendUvarint(out, uint64(len(s)-cut-1))
