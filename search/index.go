@@ -385,12 +385,12 @@ func (ix *Index) CompanyCards(ids []int64) []*prospector.Company {
 	out := make([]*prospector.Company, 0, len(ids))
 	slab := make([]prospector.Company, len(ids))
 	counts := make([]int64, len(ids))
-	var buf []byte // the page's cards unpacked; their strings alias it
+	join := make([]byte, 0, 48*len(ids)) // URLs of the page, joined from prefix and rest
 	for i, id := range ids {
 		if rec := ix.cards.get(id); rec != nil {
-			at := len(buf)
-			buf = ix.strs.unpack(buf, rec, 0, len(companyModes))
-			decodeCompanyCard(&slab[i], id, buf[at:], &counts[i])
+			var f [9]string
+			rest := ix.strs.strings(rec, 0, f[:], &join)
+			fillCompany(&slab[i], id, &f, rest, &counts[i])
 			out = append(out, &slab[i])
 		}
 	}
@@ -404,12 +404,12 @@ func (ix *Index) PersonCards(ids []int64) []*prospector.Person {
 	out := make([]*prospector.Person, 0, len(ids))
 	slab := make([]prospector.Person, len(ids))
 	scores := make([]float64, len(ids))
-	var buf []byte // the page's cards unpacked; their strings alias it
+	join := make([]byte, 0, 48*len(ids)) // URLs of the page, joined from prefix and rest
 	for i, id := range ids {
 		if rec := ix.personCards.get(id); rec != nil {
-			at := len(buf)
-			buf = ix.strs.unpack(buf, rec, 0, len(personModes))
-			decodePersonCard(&slab[i], id, buf[at:], &scores[i])
+			var f [8]string
+			rest := ix.strs.strings(rec, 0, f[:], &join)
+			fillPerson(&slab[i], id, &f, rest, &scores[i])
 			out = append(out, &slab[i])
 		}
 	}

@@ -131,12 +131,13 @@ var signalModes = []uint8{keepInline, keepShared, keepInline, keepPrefix}
 // decodeSignal fills s from its record; ids (two slots) and score are
 // where its CompanyID, PersonID and Score point, so a batch of signals
 // takes a few allocations rather than a few per signal.
-// b is the record unpacked (its strings alias it).
-func (ix *Index) decodeSignal(s *prospector.Signal, id int64, co uint32, b []byte, ids []int64, score *float64) {
+// join is where URLs kept as a shared prefix are joined (see
+// strtab.strings).
+func (ix *Index) decodeSignal(s *prospector.Signal, id int64, co uint32, b []byte, ids []int64, score *float64, join *[]byte) {
 	set := &ix.signals
 	t, flags := b[0], b[1]
 	var f [4]string
-	b = readStrings(b[2:], f[:])
+	b = ix.strs.strings(b, 2, f[:], join)
 	ids[0] = int64(co)
 	*s = prospector.Signal{ID: id, ExternalID: f[0], Type: set.types[t], Title: f[1], Detail: f[2], SourceURL: f[3],
 		CompanyID: &ids[0]}
@@ -206,11 +207,9 @@ func (ix *Index) CompanySignals(companyIDs []int64, perCompany int) (signals []*
 	idSlab := make([]int64, 2*len(hits))
 	scores := make([]float64, len(hits))
 	signals = make([]*prospector.Signal, len(hits))
-	var buf []byte // the records unpacked; the signals' strings alias it
+	join := make([]byte, 0, 48*len(hits)) // source URLs, joined from prefix and rest
 	for i, h := range hits {
-		at := len(buf)
-		buf = ix.strs.unpack(buf, set.recs.get(int64(h.sid)), 2, len(signalModes))
-		ix.decodeSignal(&slab[i], int64(h.sid), h.co, buf[at:], idSlab[2*i:2*i+2], &scores[i])
+		ix.decodeSignal(&slab[i], int64(h.sid), h.co, set.recs.get(int64(h.sid)), idSlab[2*i:2*i+2], &scores[i], &join)
 		signals[i] = &slab[i]
 	}
 	return signals, missing

@@ -114,6 +114,30 @@ func (t *strtab) unpack(dst, packed []byte, skip, n int) []byte {
 	return append(dst, b...)
 }
 
+// strings reads the string fields of a packed record after skip bytes
+// into out, aliasing the record or the table, with no copy; a value kept
+// as a shared prefix and its rest is joined into *join, which the caller
+// keeps for the page (appending to it never moves bytes a string already
+// aliases). It returns the bytes after the fields.
+func (t *strtab) strings(packed []byte, skip int, out []string, join *[]byte) []byte {
+	b := packed[skip:]
+	for i := range out {
+		var head, tail []byte
+		head, tail, b = t.field(b)
+		switch {
+		case len(tail) > 0:
+			at := len(*join)
+			*join = append(append(*join, head...), tail...)
+			out[i] = unsafe.String(&(*join)[at], len(head)+len(tail))
+		case len(head) > 0:
+			out[i] = unsafe.String(&head[0], len(head))
+		default:
+			out[i] = ""
+		}
+	}
+	return b
+}
+
 // field reads one packed field: its value is head then tail (tail is
 // empty but for prefix-kept values); both alias the record or the
 // strtab.
