@@ -178,17 +178,6 @@ func (s *snapReader) length(size int) int {
 	return int(n)
 }
 
-// bytes returns a copy of the next byte string, with capacity at least
-// c.
-func (s *snapReader) bytes(c int) []byte {
-	n := s.length(1)
-	b := s.read(n)
-	if b == nil {
-		return nil
-	}
-	return append(make([]byte, 0, max(n, c)), b...)
-}
-
 func (s *snapReader) str() string {
 	n := s.length(1)
 	return string(s.read(n))
