@@ -103,7 +103,7 @@ type Result struct {
 	// storing its stories did.
 	Items    int
 	News     prospector.NewsResult
-	Duration   time.Duration
+	Duration time.Duration
 
 	// deferred: the poll waits in a cycle's batch to be stored; flushed
 	// are the results of the batch this poll filled and stored.
