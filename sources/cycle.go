@@ -23,14 +23,18 @@ const (
 	SourceSEC     = "sec"
 )
 
-// polledKinds are the kinds a cycle polls: boards and homepages, and
-// feeds and GDELT targets when the news source is on; careers pages are
-// fetched with their homepage.
+// polledKinds are the kinds a cycle polls: boards and homepages, feeds
+// when the news source is on, GDELT targets when its GDELT is; careers
+// pages are fetched with their homepage.
 func (p *Poller) polledKinds() []string {
-	if p.News == nil {
-		return []string{prospector.TargetBoard, prospector.TargetHomepage}
+	ks := []string{prospector.TargetBoard, prospector.TargetHomepage}
+	if p.News != nil {
+		ks = append(ks, prospector.TargetFeed)
+		if p.News.GDELT {
+			ks = append(ks, prospector.TargetGDELT)
+		}
 	}
-	return []string{prospector.TargetBoard, prospector.TargetHomepage, prospector.TargetFeed, prospector.TargetGDELT}
+	return ks
 }
 
 // CycleOptions select what a cycle polls.

@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/prospectorhq/prospector"
@@ -19,7 +20,14 @@ type News struct {
 	// GDELTTimespan is how far back each search reaches; default "1d",
 	// the daily interval of GDELT targets.
 	GDELTTimespan string
+	// Bucket, when set, paces GDELT searches for every node together
+	// (the store's prospector.TokenBucket): GDELT asks each client for one
+	// request every five seconds, and the fetcher's pacing is per node.
+	Bucket prospector.TokenBucket
 }
+
+// gdeltRate is GDELT's documented pace, in requests per second.
+const gdeltRate = float64(time.Second) / float64(news.GDELTMinInterval)
 
 var _ sources.NewsReader = News{}
 
@@ -36,6 +44,19 @@ func (n News) Feed(ctx context.Context, f prospector.Fetcher, feedURL, etag, las
 // GDELT implements sources.NewsReader: news.PollGDELT for the company's
 // name, then the stories that say something of it.
 func (n News) GDELT(ctx context.Context, f prospector.Fetcher, co sources.NewsCompany, at time.Time) (*sources.NewsPoll, error) {
+	if n.Bucket != nil {
+		wait, err := n.Bucket.Reserve(ctx, "gdeltproject.org", gdeltRate, 1)
+		if err != nil {
+			return nil, fmt.Errorf("news: pace gdelt: %w", err)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+	}
 	p, err := news.PollGDELT(ctx, f, news.GDELTQuery{BaseURL: n.GDELTBaseURL, Name: co.Name, Timespan: n.GDELTTimespan})
 	if err != nil {
 		return nil, err
