@@ -162,7 +162,9 @@ func testSECAndNewsEndToEnd(t *testing.T, vars map[string]string) {
 		t.Fatalf("event company: %v", co)
 	}
 	// The index follows the store's signals every few seconds.
-	waitUntil(t, func() bool { return slices.Equal(signalTypes("acme-robotics.example"), []string{"funding_announcement"}) })
+	waitUntil(t, func() bool {
+		return slices.Equal(signalTypes("acme-robotics.example"), []string{"funding_announcement"})
+	})
 	waitUntil(t, func() bool {
 		got := signalTypes("northwind-analytics.example")
 		return len(got) > 0 && !slices.ContainsFunc(got, func(s string) bool { return s != "job_change" })
@@ -247,7 +249,9 @@ func testSECAndNewsEndToEnd(t *testing.T, vars map[string]string) {
 	if byCat["partners_with"]["effective_date"] != partneredAt.Format(time.DateOnly) {
 		t.Fatalf("partnership event: %v", byCat["partners_with"])
 	}
-	waitUntil(t, func() bool { return slices.Equal(signalTypes("kestrel-payments.example"), []string{"funding_announcement"}) })
+	waitUntil(t, func() bool {
+		return slices.Equal(signalTypes("kestrel-payments.example"), []string{"funding_announcement"})
+	})
 
 	// The radar tracking funding turns the recent funding signals, of the
 	// news story and of the Form D, into leads (their companies' people),
