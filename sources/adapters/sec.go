@@ -147,12 +147,18 @@ func (s *SEC) submissions(ctx context.Context, cik string) (*sec.Submissions, er
 	return sub, nil
 }
 
-// RetryAt implements sources.Filings: a *sec.BackoffError is EDGAR
-// asking to wait.
+// RetryAt implements sources.Filings: EDGAR asking to wait is a
+// *sec.BackoffError (its rate-limit 403 page, or a 429 the fetcher
+// passed on), or the fetcher's *prospector.RetryLaterError (a 429 or
+// 503 whose Retry-After is longer than it waits itself).
 func (s *SEC) RetryAt(err error) (time.Time, bool) {
 	var be *sec.BackoffError
 	if errors.As(err, &be) {
 		return be.Until, true
+	}
+	var rl *prospector.RetryLaterError
+	if errors.As(err, &rl) {
+		return rl.Until, true
 	}
 	return time.Time{}, false
 }
