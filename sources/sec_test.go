@@ -19,7 +19,7 @@ import (
 // secPoller is a poller with only the SEC source, over st and a fixture
 // EDGAR, with its own fetch client and SEC client (one node), drawing
 // from st's shared token bucket.
-func secPoller(t *testing.T, st prospector.Store, srv *sectest.Server) *sources.Poller {
+func secPoller(t testing.TB, st prospector.Store, srv *sectest.Server) *sources.Poller {
 	t.Helper()
 	u, _ := url.Parse(srv.URL)
 	client, err := fetch.New(fetch.Config{Version: "test", Contact: "ops@example.test", AllowPrivate: true,
@@ -34,7 +34,7 @@ func secPoller(t *testing.T, st prospector.Store, srv *sectest.Server) *sources.
 	return &sources.Poller{Store: st, Fetcher: client, SEC: &sources.SEC{Store: st, Reader: &adapters.SEC{Client: c}}}
 }
 
-func openSQLite(t *testing.T) prospector.Store {
+func openSQLite(t testing.TB) prospector.Store {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), t.TempDir())
 	if err != nil {
