@@ -33,8 +33,14 @@ const (
 	APIConcurrency  = 4
 	APIInterval     = 50 * time.Millisecond
 	SECConcurrency  = 2
-	SECInterval     = 100 * time.Millisecond
-	GDELTInterval   = 5 * time.Second
+	// SECInterval is just over 1/sec.DefaultRate (105.3 ms): the SEC
+	// client's shared bucket hands out slots on a fixed schedule, and a
+	// request that leaves late (a slow bucket reservation, a busy
+	// machine) would otherwise be followed by others on time, ten of them
+	// within one second of it. Spacing each node's request starts by at
+	// least one slot keeps any eleven of them over a second apart.
+	SECInterval   = 106 * time.Millisecond
+	GDELTInterval = 5 * time.Second
 )
 
 // SitePolicy is the policy of every host not named in the client's

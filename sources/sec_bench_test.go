@@ -67,6 +67,19 @@ func BenchmarkSECDay(b *testing.B) {
 		b.ReportMetric(took.Seconds(), "wall-s")
 		b.ReportMetric(float64(len(srv.Requests())), "requests")
 		b.ReportMetric(float64(srv.MaxPerSecond()), "max-req/s")
+		// The shortest time eleven requests in a row took to arrive, and
+		// the shortest gap between two: how close the pace came to 10 a
+		// second as the fixture saw it (its own scheduling included).
+		rs := srv.Requests()
+		span, gap := time.Hour, time.Hour
+		for i := 1; i < len(rs); i++ {
+			gap = min(gap, rs[i].At.Sub(rs[i-1].At))
+			if i >= 10 {
+				span = min(span, rs[i].At.Sub(rs[i-10].At))
+			}
+		}
+		b.ReportMetric(float64(span.Milliseconds()), "min-11-span-ms")
+		b.ReportMetric(float64(gap.Milliseconds()), "min-gap-ms")
 		srv.Close()
 		b.StartTimer()
 	}
