@@ -297,3 +297,47 @@ func writeLines(t *testing.T, path string, lines ...string) {
 		t.Fatal(err)
 	}
 }
+
+// serve --sec refuses to start without a contact email; with one, its
+// scheduler queues the SEC job and a node runs it: EDGAR's indexes of
+// the last days are asked for and the run is recorded in sources list.
+func TestServeRunsTheSECSource(t *testing.T) {
+	vars := map[string]string{"PROSPECTOR_DATA": t.TempDir()}
+	edgar := sectest.New()
+	defer edgar.Close()
+	_, _, err := cli(t, vars, "serve", "--no-demo", "--sec", "--allow-private-sources", "--source-base-url", "sec="+edgar.URL)
+	if err == nil || !strings.Contains(err.Error(), "--sec") || !strings.Contains(err.Error(), "contact email") {
+		t.Fatalf("serve --sec without a contact: %v", err)
+	}
+	_, _, stop := startServe(t, vars, "--no-demo", "--sec", "--contact-email", "ops@example.test", "--allow-private-sources",
+		"--source-base-url", "sec="+edgar.URL, "--source-workers", "1")
+	defer stop()
+	var row map[string]any
+	waitUntil(t, func() bool {
+		var rows []map[string]any
+		if err := json.Unmarshal([]byte(mustCLI(t, vars, "sources", "list", "--json")), &rows); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			if r["source"] == "sec" && r["last_poll_at"] != nil {
+				row = r
+				return true
+			}
+		}
+		return false
+	})
+	if row["health"] == nil || !strings.HasPrefix(fmt.Sprint(row["health"]), "ok") {
+		t.Fatalf("sec row: %v", row)
+	}
+	// A first run reads yesterday and today: on a Sunday both are
+	// weekend days, read without a request.
+	reqs := edgar.Requests()
+	if len(reqs) == 0 && time.Now().UTC().Weekday() != time.Sunday {
+		t.Fatal("no request to EDGAR")
+	}
+	for _, r := range reqs {
+		if !strings.Contains(r.Path, "/daily-index/") || !strings.Contains(r.UserAgent, "ops@example.test") {
+			t.Fatalf("request: %+v", r)
+		}
+	}
+}
