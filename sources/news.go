@@ -39,11 +39,17 @@ type NewsPoll struct {
 	ETag, LastModified string
 }
 
+// NewsStore stores the stories the news source reads
+// (prospector.NewsStore's ApplyNews).
+type NewsStore interface {
+	ApplyNews(ctx context.Context, stories []*prospector.NewsStory) (prospector.NewsResult, error)
+}
+
 // News is the news source: a watched company's feeds (found on its
 // website or given with watch add --feed) and, when GDELT is set, a
 // GDELT search for its name.
 type News struct {
-	Store  prospector.NewsStore
+	Store  NewsStore
 	Reader NewsReader
 	// GDELT makes every watched company with a name a GDELT target.
 	// GDELT is a third party that sees the names searched, so it is the

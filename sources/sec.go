@@ -41,11 +41,18 @@ type FilingRef struct {
 // (SECStore.IssuerCandidates).
 type IssuerLookup func(ctx context.Context, q prospector.IssuerCandidateQuery) ([]*prospector.Company, error)
 
-// SECStore is what the SEC source reads and writes: filings and issuers,
-// and its cursor in the settings.
+// SECStore is what the SEC source reads and writes: issuers' candidate
+// companies, filings, and its state in the settings.
 type SECStore interface {
-	prospector.SECStore
-	prospector.SettingStore
+	IssuerCandidates(ctx context.Context, q prospector.IssuerCandidateQuery) ([]*prospector.Company, error)
+	ApplyFiling(ctx context.Context, f *prospector.SECFiling) (prospector.FilingResult, error)
+	SECSettings
+}
+
+// SECSettings keeps the SEC source's state (LoadSECState).
+type SECSettings interface {
+	LookupSetting(ctx context.Context, name string) (string, error)
+	SetSetting(ctx context.Context, name, value string) error
 }
 
 // SEC is the SEC EDGAR source: Form D and D/A notices become financing
@@ -98,7 +105,7 @@ type SECState struct {
 
 // LoadSECState reads the SEC source's state; the zero state before its
 // first run.
-func LoadSECState(ctx context.Context, st prospector.SettingStore) (SECState, error) {
+func LoadSECState(ctx context.Context, st SECSettings) (SECState, error) {
 	var s SECState
 	v, err := st.LookupSetting(ctx, settingSEC)
 	if errors.Is(err, prospector.ErrNotFound) {
@@ -113,7 +120,7 @@ func LoadSECState(ctx context.Context, st prospector.SettingStore) (SECState, er
 	return s, nil
 }
 
-func saveSECState(ctx context.Context, st prospector.SettingStore, s SECState) error {
+func saveSECState(ctx context.Context, st SECSettings, s SECState) error {
 	b, _ := json.Marshal(s)
 	if err := st.SetSetting(ctx, settingSEC, string(b)); err != nil {
 		return fmt.Errorf("sources: save sec state: %w", err)
