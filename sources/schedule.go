@@ -106,7 +106,8 @@ func (p *Poller) PollJob(ctx context.Context, j *prospector.Job) error {
 	}
 	p.logger().Info("source polled", "target", t.ID, "kind", t.Kind, "source", Label(t), "domain", t.Domain,
 		"result", r.Status, "error", r.Error, "new", r.Openings.New, "changed", r.Openings.Changed,
-		"closed", r.Openings.Closed, "signals", r.Openings.Signals+r.Tech.Signals, "new_targets", r.NewTargets)
+		"closed", r.Openings.Closed, "signals", r.Openings.Signals+r.Tech.Signals+r.News.Signals, "news_events", r.News.Events,
+		"new_targets", r.NewTargets)
 	if p.Queue != nil {
 		for _, d := range r.Discovered {
 			if _, err := p.Queue.Enqueue(ctx, prospector.SourcePollJob(d.ID)); err != nil {
