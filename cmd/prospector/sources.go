@@ -256,6 +256,9 @@ pacing, conditional requests, Retry-After, no internal addresses.`,
 			if err := checkSourceName(source); err != nil {
 				return err
 			}
+			if source == sources.SourceSEC && (domain != "" || retryPaused) {
+				return fmt.Errorf("--source sec reads EDGAR for the whole deployment: --domain and --retry-paused do not apply")
+			}
 			var sinceDay, untilDay time.Time
 			for _, d := range []struct {
 				flag, v string

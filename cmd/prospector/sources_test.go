@@ -35,6 +35,7 @@ func TestSourcesFlagErrors(t *testing.T) {
 		{append(run, "--source", "sec", "--source-base-url", "sec=http://127.0.0.1:9"), "contact email"},
 		{append(run, "--source", "sec", "--contact-email", "https://ops.example", "--source-base-url", "sec=http://127.0.0.1:9"), "contact email"},
 		{append(run, "--since", "2026-05-04"), "--since: only with --source sec"},
+		{append(run, "--source", "sec", "--domain", "acme.example"), "--domain"},
 		{append(run, "--source", "sec", "--since", "May 4"), "--since"},
 		{append(run, "--resolve", "acme.test"), "--resolve"},
 		{append(run, "--resolve", "acme.test=127.0.0.1:99999"), "--resolve"},
