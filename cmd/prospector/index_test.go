@@ -96,3 +96,33 @@ func TestServeRestartsFromIndexSnapshot(t *testing.T) {
 		t.Fatal("--index-snapshot=off wrote a snapshot")
 	}
 }
+
+// TestServeIndexSnapshotOnPostgres: on PostgreSQL a node keeps no
+// snapshot unless given a path; with one it restarts from it.
+func TestServeIndexSnapshotOnPostgres(t *testing.T) {
+	url := os.Getenv("TEST_DATABASE_URL")
+	if url == "" {
+		t.Skip("TEST_DATABASE_URL not set: skipping PostgreSQL tests")
+	}
+	dir := t.TempDir()
+	vars := map[string]string{"PROSPECTOR_DATABASE_URL": freshSchema(t, url), "PROSPECTOR_DATA": dir}
+	_, _, stop := startServe(t, vars)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, indexSnapshotFile)); err == nil {
+		t.Fatal("a snapshot was written on PostgreSQL without --index-snapshot")
+	}
+	path := filepath.Join(t.TempDir(), "node-1.snapshot")
+	_, _, stop = startServe(t, vars, "--index-snapshot", path)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	_, _, logs, stop := startServeLogs(t, vars, "--index-snapshot", path)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(logs.String(), "search index loaded from snapshot") {
+		t.Fatalf("restart on PostgreSQL did not load its snapshot:\n%s", logs)
+	}
+}
