@@ -156,7 +156,9 @@ func (c *Console) radar(w http.ResponseWriter, r *http.Request) error {
 }
 
 // pauseRadar: POST /radars/{id}/pause
-func (c *Console) pauseRadar(w http.ResponseWriter, r *http.Request) error { return c.setPaused(w, r, true) }
+func (c *Console) pauseRadar(w http.ResponseWriter, r *http.Request) error {
+	return c.setPaused(w, r, true)
+}
 
 // resumeRadar: POST /radars/{id}/resume
 func (c *Console) resumeRadar(w http.ResponseWriter, r *http.Request) error {
