@@ -24,13 +24,12 @@ type chart struct {
 	Height int
 }
 
-// Layout of a chart, in viewBox units (the SVG scales to its box).
+// Layout of a chart, in viewBox units of a 640-wide box that the SVG
+// scales to its width (part-chart.html places labels, bars and numbers:
+// labels end at 160, bars start at 170, numbers start at 440).
 const (
-	chartWidth = 640
-	labelSpan  = 200 // room for the labels, left of the bars
-	barSpan    = 340
-	rowHeight  = 34
-	barHeight  = 22
+	barSpan   = 260 // a full bar's length
+	rowHeight = 34
 )
 
 // patterns are the fills bars take in turn: solid, hatched, dotted.

@@ -10,8 +10,6 @@ import (
 	"testing"
 )
 
-var radarLinkRE = regexp.MustCompile(`href="/radars/(rdr_[a-z0-9]+)"`)
-
 // createRadar creates a radar through the form and backfills it; it
 // returns its id.
 func (b *browser) createRadar(form url.Values) string {
