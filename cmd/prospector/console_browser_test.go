@@ -51,6 +51,9 @@ func artifactDir(t *testing.T) string {
 func TestConsoleInBrowser(t *testing.T) {
 	exe := chromiumPath()
 	if exe == "" {
+		if os.Getenv("PROSPECTOR_REQUIRE_BROWSER") == "1" {
+			t.Fatal("chromium is not installed and PROSPECTOR_REQUIRE_BROWSER=1 (as in CI): apt-get install -y chromium")
+		}
 		t.Skip("chromium is not installed (apt-get install -y chromium, or set PROSPECTOR_CHROMIUM): skipping the console's browser test")
 	}
 	addr, out, stop := startServe(t, nil, "--data", t.TempDir(), "--demo-people", "2000")
