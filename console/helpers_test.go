@@ -31,7 +31,7 @@ const xssName = `<img src=x onerror=alert(1)>`
 // env is a console on a temp-dir SQLite store holding a small demo
 // dataset, a company with a hostile name, and a workspace with a key.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	store  *sqlite.DB
 	index  *search.Index
 	server *httptest.Server
@@ -42,6 +42,13 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
+	return newEnvScale(t, 40, 400)
+}
+
+// newEnvScale is newEnv with a demo dataset of that many companies and
+// people.
+func newEnvScale(t testing.TB, companies, people int) *env {
+	t.Helper()
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, t.TempDir())
 	if err != nil {
@@ -49,7 +56,7 @@ func newEnv(t *testing.T) *env {
 	}
 	t.Cleanup(func() { st.Close() })
 	sink := &importer.StoreSink{Store: st}
-	if err := demo.Generate(ctx, demo.Config{Companies: 40, People: 400, Seed: 7, Now: time.Now()}, sink, nil); err != nil {
+	if err := demo.Generate(ctx, demo.Config{Companies: companies, People: people, Seed: 7, Now: time.Now()}, sink, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := sink.Commit(ctx); err != nil {

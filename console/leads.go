@@ -21,7 +21,7 @@ type leadsData struct {
 	Radars       []wire.Radar
 	Radar        string // the chosen radar's id
 	Leads        []wire.RadarLead
-	MoreLeads    int
+	More         bool // more leads than are shown
 	Destinations []string
 	Events       []string
 	Back         string
@@ -52,11 +52,11 @@ func (c *Console) leadsData(r *http.Request, radarID string) (*leadsData, error)
 	if d.Radar == "" {
 		return d, nil
 	}
-	if d.Leads, err = c.flows.Radars.Leads(ctx, ws, d.Radar, radar.LeadsRequest{}); err != nil {
+	if d.Leads, err = c.flows.Radars.Leads(ctx, ws, d.Radar, radar.LeadsRequest{Limit: radarPageLeads + 1, Context: 1}); err != nil {
 		return nil, err
 	}
 	if len(d.Leads) > radarPageLeads {
-		d.MoreLeads = len(d.Leads) - radarPageLeads
+		d.More = true
 		d.Leads = d.Leads[:radarPageLeads]
 	}
 	return d, nil

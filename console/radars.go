@@ -114,7 +114,7 @@ func whole(f url.Values, name string) (*int, error) {
 type radarData struct {
 	Radar     *wire.Radar
 	Leads     []wire.RadarLead
-	MoreLeads int // leads beyond those shown
+	More      bool // more leads match than are shown
 	Signals   []wire.RadarSignal
 	Filter    url.Values
 	Events    []string
@@ -134,23 +134,17 @@ func (c *Console) radar(w http.ResponseWriter, r *http.Request) error {
 	d := &radarData{Radar: rd, Filter: q, Events: prospector.FeedbackEventTypes(), Context: leadContext,
 		Back: r.URL.RequestURI()}
 	p := &page{Title: rd.Name, Nav: "radars", Data: d}
-	if d.Leads, err = c.flows.Radars.Leads(ctx, ws, id, radar.LeadsRequest{MinScore: q.Get("min_score"), DateRange: q.Get("date_range")}); err != nil {
+	if d.Leads, err = c.flows.Radars.Leads(ctx, ws, id, radar.LeadsRequest{MinScore: q.Get("min_score"),
+		DateRange: q.Get("date_range"), Limit: radarPageLeads + 1, Context: leadContext}); err != nil {
 		return c.formError(w, r, "radar", p, err)
 	}
 	if len(d.Leads) > radarPageLeads {
-		d.MoreLeads = len(d.Leads) - radarPageLeads
+		d.More = true
 		d.Leads = d.Leads[:radarPageLeads]
 	}
-	for i := range d.Leads {
-		if len(d.Leads[i].Signals) > leadContext {
-			d.Leads[i].Signals = d.Leads[i].Signals[:leadContext]
-		}
-	}
-	if d.Signals, err = c.flows.Radars.Signals(ctx, ws, id, radar.SignalsRequest{DateRange: q.Get("date_range")}); err != nil {
+	if d.Signals, err = c.flows.Radars.Signals(ctx, ws, id, radar.SignalsRequest{DateRange: q.Get("date_range"),
+		Limit: radarPageSignals}); err != nil {
 		return c.formError(w, r, "radar", p, err)
-	}
-	if len(d.Signals) > radarPageSignals {
-		d.Signals = d.Signals[:radarPageSignals]
 	}
 	return c.render(w, r, http.StatusOK, "radar", p)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -238,3 +239,31 @@ func TestConsoleInBrowser(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// TestServeMountsTheConsole: serve answers / with the console and keeps
+// /api/v1 the API's, its unknown paths included.
+func TestServeMountsTheConsole(t *testing.T) {
+	addr, _, stop := startServe(t, nil, "--data", t.TempDir())
+	defer stop()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, tc := range []struct {
+		path, status, contentType, location string
+	}{
+		{"/", "303 See Other", "", "/sign-in"},
+		{"/sign-in", "200 OK", "text/html; charset=utf-8", ""},
+		{"/static/console.css", "200 OK", "text/css; charset=utf-8", ""},
+		{"/api/v1/health", "200 OK", "application/json", ""},
+		{"/api/v1/no-such-thing", "404 Not Found", "application/json", ""},
+		{"/no-such-page", "404 Not Found", "text/html; charset=utf-8", ""},
+	} {
+		res, err := client.Get("http://" + addr + tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.Status != tc.status || !strings.HasPrefix(res.Header.Get("Content-Type"), tc.contentType) ||
+			res.Header.Get("Location") != tc.location {
+			t.Errorf("GET %s: %s %q %q", tc.path, res.Status, res.Header.Get("Content-Type"), res.Header.Get("Location"))
+		}
+	}
+}
