@@ -112,14 +112,14 @@ func whole(f url.Values, name string) (*int, error) {
 }
 
 type radarData struct {
-	Radar     *wire.Radar
-	Leads     []wire.RadarLead
-	More      bool // more leads match than are shown
-	Signals   []wire.RadarSignal
-	Filter    url.Values
-	Events    []string
-	Context   int
-	Back      string // where the feedback form returns to
+	Radar   *wire.Radar
+	Leads   []wire.RadarLead
+	More    bool // more leads match than are shown
+	Signals []wire.RadarSignal
+	Filter  url.Values
+	Events  []string
+	Context int
+	Back    string // where the feedback form returns to
 }
 
 // radar: GET /radars/{id}, a radar's rules, its leads with their score
