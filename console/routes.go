@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+
+	"github.com/prospectorhq/prospector"
 )
 
 // access is what a route asks of its caller.
@@ -83,6 +85,11 @@ func (c *Console) guard(rt route, w http.ResponseWriter, r *http.Request) error 
 		if err := sameOrigin(r); err != nil {
 			return err
 		}
+		// The largest form is an export of every lead a page shows.
+		r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+		if err := r.ParseForm(); err != nil {
+			return errFormTooLarge
+		}
 	}
 	if rt.access == signedIn {
 		s, err := c.session(r)
@@ -103,6 +110,11 @@ func (c *Console) guard(rt route, w http.ResponseWriter, r *http.Request) error 
 	}
 	return rt.handle(c, w, r)
 }
+
+// maxFormBytes bounds a POST's body.
+const maxFormBytes = 1 << 20
+
+var errFormTooLarge = prospector.Errorf(prospector.EINVALID, "The form could not be read, or is larger than 1 MiB.")
 
 // contentSecurityPolicy allows the console's own files and nothing else:
 // no inline script or style, no framing, forms only to itself.

@@ -126,3 +126,13 @@ func TestNextNeverLeavesTheConsole(t *testing.T) {
 		t.Errorf("local next redirected to %q", loc)
 	}
 }
+
+func TestOversizedFormIsRefused(t *testing.T) {
+	e := newEnv(t)
+	b := e.signedIn()
+	token := b.csrf("/radars/new")
+	p := b.post("/radars", url.Values{"csrf": {token}, "signals_to_track": {"hiring"}, "titles": {strings.Repeat("x", 2<<20)}})
+	if p.status != http.StatusBadRequest || !strings.Contains(errorOf(p), "larger than 1 MiB") {
+		t.Fatalf("%d %q", p.status, errorOf(p))
+	}
+}
