@@ -51,6 +51,12 @@ type CreditUsage struct {
 	Credits      Credits      `json:"credits"`
 	Limits       Limits       `json:"limits"`
 	GeneratedAt  string       `json:"generated_at"`
+	// PeriodStart, PeriodEnd and Now place the billing period in time,
+	// for a front end that draws it (the console); the API's answer does
+	// not carry them.
+	PeriodStart time.Time `json:"-"`
+	PeriodEnd   time.Time `json:"-"`
+	Now         time.Time `json:"-"`
 }
 
 // Subscription is the plan part of CreditUsage.
@@ -134,6 +140,7 @@ func (s *Service) CreditUsage(ctx context.Context, p *prospector.Principal) (*Cr
 			RadarSignals:    limitOf(u.RadarSignals),
 		},
 		GeneratedAt: wire.Timestamp(now),
+		PeriodStart: u.PeriodStart, PeriodEnd: u.PeriodEnd, Now: now,
 	}, nil
 }
 

@@ -39,6 +39,15 @@ func (c *Console) account(w http.ResponseWriter, r *http.Request) error {
 	} else {
 		items[0].Text += " (no limit)"
 	}
-	d.Credits = newChart("credits", "Credits this period", items, scale)
+	// The period's elapsed days beside the credits, on the same scale of
+	// 100%, tell whether the credits will last the period.
+	if span := u.PeriodEnd.Sub(u.PeriodStart); span > 0 && scale > 0 {
+		elapsed := min(max(u.Now.Sub(u.PeriodStart), 0), span)
+		days, total := int64(elapsed.Hours()/24), int64(span.Hours()/24+0.5)
+		items = append(items, chartItem{"Period elapsed", float64(elapsed) / float64(span) * scale,
+			itoa(days) + " of " + itoa(total) + " days"})
+	}
+	d.Credits = newChart("credits", "Credits used and remaining, and the period elapsed, from "+
+		u.PeriodStart.UTC().Format("2006-01-02")+" to "+u.PeriodEnd.UTC().Format("2006-01-02"), items, scale)
 	return c.render(w, r, http.StatusOK, "account", &page{Title: "Account", Nav: "account", Data: d})
 }

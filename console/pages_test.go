@@ -228,7 +228,7 @@ func TestCompanyAndAccountPages(t *testing.T) {
 	}
 	acct := b.get("/account")
 	keys, _ := e.store.ListAPIKeys(t.Context(), e.ws.ID)
-	for _, want := range []string{"growth", keys[0].Prefix + "…", "Credits this period", "<svg"} {
+	for _, want := range []string{"growth", keys[0].Prefix + "…", "Credits this period", "<svg", "Period elapsed", " days</text>"} {
 		if !strings.Contains(acct.body, want) {
 			t.Errorf("account page lacks %q", want)
 		}

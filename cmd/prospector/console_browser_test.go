@@ -126,8 +126,23 @@ func TestConsoleInBrowser(t *testing.T) {
 	// Sign in with the key serve printed.
 	do("open the console", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.ID("key")))
 	shot("01-sign-in")
+	// The keyboard reaches the page: the key field has the focus.
+	if a := eval(`document.activeElement.id`); a != "key" {
+		t.Fatalf("focus on arrival is on %q, want the key field", a)
+	}
 	do("sign in", chromedp.SendKeys(chromedp.ID("key"), key), chromedp.Click(chromedp.CSS(`main form button[type=submit]`)),
 		chromedp.WaitVisible(chromedp.CSS("form.filters")))
+
+	// From the top of a page, Tab lands on the skip link, then the
+	// navigation.
+	do("tab to the skip link", chromedp.KeyEvent("\t"))
+	if a := eval(`document.activeElement.className`); a != "skip" {
+		t.Fatalf("first Tab focused %q, want the skip link", a)
+	}
+	do("tab to the navigation", chromedp.KeyEvent("\t"), chromedp.KeyEvent("\t"))
+	if a := eval(`document.activeElement.getAttribute("href")`); a != "/search" {
+		t.Fatalf("third Tab focused %q, want the Search link", a)
+	}
 
 	// Search companies.
 	do("search", chromedp.SendKeys(chromedp.CSS(`input[name=industry]`), "Software Development"),
