@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -38,6 +39,8 @@ type env struct {
 	logs   *bytes.Buffer
 	ws     *prospector.Workspace
 	key    string
+	// closeStore closes the store once, whoever asks first.
+	closeStore func()
 }
 
 func newEnv(t *testing.T) *env {
@@ -54,7 +57,8 @@ func newEnvScale(t testing.TB, companies, people int) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
+	closeStore := sync.OnceFunc(func() { st.Close() })
+	t.Cleanup(closeStore)
 	sink := &importer.StoreSink{Store: st}
 	if err := demo.Generate(ctx, demo.Config{Companies: companies, People: people, Seed: 7, Now: time.Now()}, sink, nil); err != nil {
 		t.Fatal(err)
@@ -90,7 +94,7 @@ func newEnvScale(t testing.TB, companies, people int) *env {
 	}
 	srv := httptest.NewServer(c)
 	t.Cleanup(srv.Close)
-	return &env{t: t, store: st, index: ix, server: srv, logs: logs, ws: w, key: secret}
+	return &env{t: t, store: st, index: ix, server: srv, logs: logs, ws: w, key: secret, closeStore: closeStore}
 }
 
 // browser is a client with its own cookie jar that does not follow

@@ -237,3 +237,18 @@ func TestCompanyAndAccountPages(t *testing.T) {
 		t.Fatal("the account page shows the key")
 	}
 }
+
+// An internal failure (here: the store is closed) shows a generic page
+// with status 500 and is logged; its text is not shown.
+func TestInternalErrorsAreLoggedNotShown(t *testing.T) {
+	e := newEnv(t)
+	b := e.signedIn()
+	e.closeStore()
+	p := b.get("/account")
+	if p.status != http.StatusInternalServerError || !strings.Contains(errorOf(p), "could not complete the request") {
+		t.Fatalf("%d %q", p.status, errorOf(p))
+	}
+	if strings.Contains(p.body, "sql") || !strings.Contains(e.logs.String(), `"msg":"console"`) {
+		t.Fatalf("internal error shown or not logged:\n%s", e.logs.String())
+	}
+}
