@@ -43,14 +43,14 @@ type env struct {
 	closeStore func()
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t *testing.T, opts ...func(*workflows.Parts)) *env {
 	t.Helper()
-	return newEnvScale(t, 40, 400)
+	return newEnvScale(t, 40, 400, opts...)
 }
 
 // newEnvScale is newEnv with a demo dataset of that many companies and
 // people.
-func newEnvScale(t testing.TB, companies, people int) *env {
+func newEnvScale(t testing.TB, companies, people int, opts ...func(*workflows.Parts)) *env {
 	t.Helper()
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, t.TempDir())
@@ -86,8 +86,12 @@ func newEnvScale(t testing.TB, companies, people int) *env {
 	}
 	logs := &bytes.Buffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
-	flows := workflows.New(workflows.Parts{Store: st, Index: ix, CursorKey: []byte("test cursor key"),
-		Emails: email.New(email.Config{People: st}), Logger: logger})
+	parts := workflows.Parts{Store: st, Index: ix, CursorKey: []byte("test cursor key"),
+		Emails: email.New(email.Config{People: st}), Logger: logger}
+	for _, o := range opts {
+		o(&parts)
+	}
+	flows := workflows.New(parts)
 	c, err := console.New(console.Config{Workflows: flows, Keys: st, SessionKey: bytes.Repeat([]byte{7}, 32), Logger: logger})
 	if err != nil {
 		t.Fatal(err)

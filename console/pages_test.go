@@ -3,11 +3,17 @@ package console_test
 import (
 	"encoding/csv"
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/prospectorhq/prospector/webhook"
+	"github.com/prospectorhq/prospector/workflows"
 )
 
 // createRadar creates a radar through the form and backfills it; it
@@ -250,5 +256,31 @@ func TestInternalErrorsAreLoggedNotShown(t *testing.T) {
 	}
 	if strings.Contains(p.body, "sql") || !strings.Contains(e.logs.String(), `"msg":"console"`) {
 		t.Fatalf("internal error shown or not logged:\n%s", e.logs.String())
+	}
+}
+
+func TestPushToAWebhookShowsWhatItAnswered(t *testing.T) {
+	var got atomic.Int32
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.Add(1)
+		w.WriteHeader(http.StatusAccepted)
+		io.WriteString(w, `{"queued":true}`)
+	}))
+	defer hook.Close()
+	e := newEnv(t, func(p *workflows.Parts) { p.Webhooks = webhook.NewClient(webhook.Config{AllowPrivate: true}) })
+	b := e.signedIn()
+	id := b.createRadar(url.Values{"signals_to_track": {"hiring"}})
+	p := b.get("/leads?radar=" + id)
+	ids := leadIDRE.FindAllStringSubmatch(p.body, 2)
+	token := csrfRE.FindStringSubmatch(p.body)[1]
+	res := b.post("/leads/push", url.Values{"csrf": {token}, "radar": {id}, "lead_id": {ids[0][1], ids[1][1]},
+		"destination": {"webhook_url"}, "webhook_url": {hook.URL + "/in"}})
+	if res.status != http.StatusOK || got.Load() != 1 {
+		t.Fatalf("push: %d, %d deliveries, %q", res.status, got.Load(), errorOf(res))
+	}
+	for _, want := range []string{"Push dispatched", "2 of 2", "HTTP 202", "{&#34;queued&#34;:true}"} {
+		if !strings.Contains(res.body, want) {
+			t.Errorf("push result lacks %q", want)
+		}
 	}
 }
