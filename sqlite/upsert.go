@@ -29,6 +29,9 @@ type upsertSpec[T any] struct {
 	hash    func(T) (int64, error)
 	values  func(T) ([]any, error)
 	setID   func(T, int64)
+	// suppressed reports a row whose subject is on the suppression list:
+	// such rows are left out and counted, never written.
+	suppressed func(*prospector.SuppressionSet, T) bool
 }
 
 type pendingRow[T any] = prospector.PlannedRow[T]
@@ -40,6 +43,16 @@ type pendingRow[T any] = prospector.PlannedRow[T]
 func upsert[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], items []T) (prospector.UpsertResult, error) {
 	if len(items) == 0 {
 		return prospector.UpsertResult{}, nil
+	}
+	var suppressed int
+	if spec.suppressed != nil {
+		set, err := loadSuppressions(ctx, tx)
+		if err != nil {
+			return prospector.UpsertResult{}, err
+		}
+		if items, suppressed = prospector.FilterSuppressed(set, items, spec.suppressed); len(items) == 0 {
+			return prospector.UpsertResult{Suppressed: suppressed}, nil
+		}
 	}
 	keys, hashes := make([]string, len(items)), make([]int64, len(items))
 	for i, it := range items {
@@ -73,6 +86,7 @@ func upsert[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], items []
 	if err := insertRows(ctx, tx, spec, plan.Inserts); err != nil {
 		return plan.Result, err
 	}
+	plan.Result.Suppressed = suppressed
 	if err := updateRows(ctx, tx, spec, plan.Updates); err != nil {
 		return plan.Result, err
 	}
