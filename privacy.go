@@ -108,7 +108,7 @@ type SubjectFiling struct {
 // only ever carries rows that exist).
 type Erasure struct {
 	Seq   int64
-	Kind  string // ErasedCompany or ErasedPerson
+	Kind  string // ErasedCompany, ErasedPerson or ErasedSignal
 	RowID int64
 }
 
@@ -116,6 +116,7 @@ type Erasure struct {
 const (
 	ErasedCompany = "company"
 	ErasedPerson  = "person"
+	ErasedSignal  = "signal"
 )
 
 // EraseRequest is a deletion: the subject, and the list entry to add in

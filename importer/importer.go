@@ -57,11 +57,14 @@ type Stats struct {
 	Updated   int
 	Unchanged int
 	Rejected  int
+	// Suppressed counts the rows left out because their subject is on
+	// the suppression list (docs/privacy.md).
+	Suppressed int
 }
 
 // setWritten takes the write counts from what was committed.
 func (s *Stats) setWritten(r prospector.UpsertResult) {
-	s.Inserted, s.Updated, s.Unchanged = r.Inserted, r.Updated, r.Unchanged
+	s.Inserted, s.Updated, s.Unchanged, s.Suppressed = r.Inserted, r.Updated, r.Unchanged, r.Suppressed
 }
 
 // Options configure one import.

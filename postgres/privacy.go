@@ -270,6 +270,9 @@ func (db *DB) EraseSubject(ctx context.Context, req prospector.EraseRequest, now
 			{nil, `DELETE FROM email_pattern_outcomes WHERE domain = $1`, []any{r.domain}},
 			{&out.SECPeople, `DELETE FROM sec_filing_people p USING sec_filings f WHERE f.accession = p.accession AND ` + secMatch,
 				r.secArgs()},
+			{nil, `INSERT INTO erasures (seq, kind, row_id)
+				SELECT (SELECT coalesce(max(seq), 0) FROM erasures) + row_number() OVER (ORDER BY id), 'signal', id
+				FROM signals WHERE person_id = ANY($1) OR company_id = ANY($2)`, []any{r.personIDs, r.coIDs}},
 			{&out.Signals, `DELETE FROM signals WHERE person_id = ANY($1) OR company_id = ANY($2)`, []any{r.personIDs, r.coIDs}},
 			{&out.People, `DELETE FROM people WHERE id = ANY($1)`, []any{r.personIDs}},
 			{nil, `INSERT INTO erasures (seq, kind, row_id) SELECT (SELECT coalesce(max(seq), 0) FROM erasures) + n, 'person', id

@@ -58,6 +58,7 @@ type Index struct {
 	peopleAll      *roaring.Bitmap
 	members        memberLists // people under their company
 	personSeq      int64
+	erasureSeq     int64 // the last erasure applied (erase.go)
 	signals        signalSet
 	byDomain       map[uint64]uint32 // hash of a company's domain -> its id
 	seed           maphash.Seed
@@ -121,6 +122,12 @@ const batchSize = 10000
 // facts and domains); people and signals then load side by side, each
 // reading its next batch while the last is indexed.
 func (ix *Index) Sync(ctx context.Context) (int, error) {
+	// Erasures first: a row deleted and then written anew under the same
+	// id must end present (syncErasures reads such rows back).
+	erased, err := ix.syncErasures(ctx)
+	if err != nil {
+		return erased, err
+	}
 	applied, err := catchUp(ctx, ix, "companies", func() int64 { return ix.companySeq }, ix.store.CompaniesChangedSince,
 		func(c *prospector.Company) int64 { return c.Seq }, ix.applyCompanies)
 	if err != nil {
@@ -138,7 +145,7 @@ func (ix *Index) Sync(ctx context.Context) (int, error) {
 	signals, sigErr = catchUp(ctx, ix, "signals", func() int64 { return ix.signals.seq }, ix.store.SignalsChangedSince,
 		func(s *prospector.Signal) int64 { return s.Seq }, ix.applySignals)
 	wg.Wait()
-	applied += people + signals
+	applied += people + signals + erased
 	if err := errors.Join(peopleErr, sigErr); err != nil {
 		return applied, err
 	}

@@ -292,6 +292,9 @@ func (db *DB) EraseSubject(ctx context.Context, req prospector.EraseRequest, now
 			{nil, `DELETE FROM email_pattern_outcomes WHERE domain = ?`, []any{r.domain}},
 			{&out.SECPeople, `DELETE FROM sec_filing_people WHERE rowid IN (SELECT p.rowid FROM sec_filing_people p
 				JOIN sec_filings f ON f.accession = p.accession WHERE ` + secCond + `)`, secArgs},
+			{nil, `INSERT INTO erasures (kind, row_id) SELECT 'signal', id FROM signals
+				WHERE person_id IN ` + inList + ` OR company_id IN ` + inList + ` ORDER BY id`,
+				[]any{jsonArray(r.personIDs), jsonArray(r.coIDs)}},
 			{&out.Signals, `DELETE FROM signals WHERE person_id IN ` + inList + ` OR company_id IN ` + inList,
 				[]any{jsonArray(r.personIDs), jsonArray(r.coIDs)}},
 			{&out.People, `DELETE FROM people WHERE id IN ` + inList, []any{jsonArray(r.personIDs)}},
