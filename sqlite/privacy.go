@@ -290,7 +290,7 @@ func (db *DB) EraseSubject(ctx context.Context, req prospector.EraseRequest, now
 			{&out.EmailLookups, `DELETE FROM email_lookups WHERE ` + emailCond, emailArgs},
 			{nil, `DELETE FROM email_address_outcomes WHERE ` + addrCond, addrArgs},
 			{nil, `DELETE FROM email_pattern_outcomes WHERE domain = ?`, []any{r.domain}},
-			{&out.SECPeople, `DELETE FROM sec_filing_people WHERE rowid IN (SELECT p.rowid FROM sec_filing_people p
+			{&out.SECPeople, `DELETE FROM sec_filing_people WHERE (accession, position) IN (SELECT p.accession, p.position FROM sec_filing_people p
 				JOIN sec_filings f ON f.accession = p.accession WHERE ` + secCond + `)`, secArgs},
 			{nil, `INSERT INTO erasures (kind, row_id) SELECT 'signal', id FROM signals
 				WHERE person_id IN ` + inList + ` OR company_id IN ` + inList + ` ORDER BY id`,
