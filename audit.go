@@ -2,6 +2,7 @@ package prospector
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
@@ -49,4 +50,41 @@ type AuditStore interface {
 	// AuditEvents returns the trail of a workspace ("" for the
 	// deployment's) from since on, oldest first, at most limit events.
 	AuditEvents(ctx context.Context, workspaceID string, since time.Time, limit int) ([]*AuditEvent, error)
+}
+
+type actorKey struct{}
+
+// WithActor returns ctx carrying who acts (ActorCLI, or an API key's
+// prefix), for the audit events the store writes inside its
+// transactions.
+func WithActor(ctx context.Context, actor string) context.Context {
+	return context.WithValue(ctx, actorKey{}, actor)
+}
+
+// ActorFrom returns the actor ctx carries; "system" when none does (a
+// background job acting on its own).
+func ActorFrom(ctx context.Context) string {
+	if a, ok := ctx.Value(actorKey{}).(string); ok && a != "" {
+		return a
+	}
+	return "system"
+}
+
+// KeyAudit is the audit event of a key's creation or revocation: the key
+// is named by its id and prefix, never the secret.
+func KeyAudit(ctx context.Context, action, workspaceID, keyID, prefix string, now time.Time) *AuditEvent {
+	return &AuditEvent{WorkspaceID: workspaceID, Action: action, Actor: ActorFrom(ctx), Target: keyID,
+		Detail: `{"prefix":"` + jsonSafe(prefix) + `"}`, CreatedAt: now}
+}
+
+// RadarAudit is the audit event of a radar's creation or deletion.
+func RadarAudit(ctx context.Context, action, workspaceID, radarID, name string, now time.Time) *AuditEvent {
+	return &AuditEvent{WorkspaceID: workspaceID, Action: action, Actor: ActorFrom(ctx), Target: radarID,
+		Detail: `{"name":"` + jsonSafe(name) + `"}`, CreatedAt: now}
+}
+
+// jsonSafe escapes s for a JSON string literal.
+func jsonSafe(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
 }
