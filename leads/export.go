@@ -29,6 +29,7 @@ type Store interface {
 	LeadsByID(ctx context.Context, workspaceID string, ids []string) ([]*prospector.Lead, error)
 	prospector.IntegrationStore
 	SetLeadCampaign(ctx context.Context, workspaceID string, ids []string, campaignID string) error
+	prospector.AuditStore
 }
 
 func (s *Service) now() time.Time {
@@ -114,6 +115,9 @@ func (s *Service) Export(ctx context.Context, ws *prospector.Workspace, req *Exp
 		res.ContentType, res.Data = contentTypeCSV, b.String()
 	} else {
 		res.ContentType, res.Data = "application/json", wire.LeadRecords(ls)
+	}
+	if err := s.audit(ctx, ws.ID, prospector.AuditLeadsExport, res.FileName, found, map[string]any{"format": format}); err != nil {
+		return nil, err
 	}
 	return res, nil
 }
