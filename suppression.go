@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -214,4 +215,44 @@ func SuppressionSecret(ctx context.Context, st SettingStore) (string, error) {
 		return "", fmt.Errorf("suppression secret: %w", err)
 	}
 	return v, nil
+}
+
+// SuppressionCache keeps the suppression list in memory for checks on hot
+// paths (enrich/email), reading it again once it is older than TTL
+// (default 2s): a subject suppressed on another node is refused here
+// within TTL. Safe for concurrent use.
+type SuppressionCache struct {
+	Store interface {
+		SuppressionSet(ctx context.Context) (*SuppressionSet, error)
+	}
+	TTL time.Duration
+	Now func() time.Time // default time.Now
+
+	mu  sync.Mutex
+	set *SuppressionSet
+	at  time.Time
+}
+
+// Set returns the list, fresh within TTL. It fails only when the store
+// does.
+func (c *SuppressionCache) Set(ctx context.Context) (*SuppressionSet, error) {
+	now := time.Now()
+	if c.Now != nil {
+		now = c.Now()
+	}
+	ttl := c.TTL
+	if ttl <= 0 {
+		ttl = 2 * time.Second
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.at.IsZero() && now.Sub(c.at) < ttl {
+		return c.set, nil
+	}
+	set, err := c.Store.SuppressionSet(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("suppression list: %w", err)
+	}
+	c.set, c.at = set, now
+	return set, nil
 }

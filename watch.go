@@ -104,6 +104,9 @@ type WatchAdded struct {
 	NewWatch   bool // false when the domain was already watched explicitly
 	NewCompany bool // the store did not know the domain
 	NewTargets int
+	// Suppressed is true when the domain is on the suppression list:
+	// nothing was watched or stored.
+	Suppressed bool
 }
 
 // WatchSync is what SyncWatches did.
