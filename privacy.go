@@ -122,9 +122,14 @@ const (
 // EraseRequest is a deletion: the subject, and the list entry to add in
 // the same transaction when it is also suppressed.
 type EraseRequest struct {
-	Subject  Subject
-	Suppress *Suppression // nil: delete only
-	Actor    string       // who asked: "cli", or a key prefix
+	Subject Subject
+	// Suppress are the list entries to add (replacing any of the same
+	// hash); none: delete only. A person suppressed by one identifier is
+	// entered under every one the store knows for them (profile URL,
+	// address, name at their company's domain), so a lookup by another
+	// cannot bring them back.
+	Suppress []*Suppression
+	Actor    string // who asked: "cli", or a key prefix
 	// SubjectID names the subject in audit events: the short form of its
 	// keyed hash, never the raw value.
 	SubjectID string
@@ -168,7 +173,7 @@ type PrivacyStore interface {
 // workspaceID ("" for the deployment) that lost leads of its leads.
 func EraseAudit(r EraseRequest, workspaceID string, leads int64, now time.Time) *AuditEvent {
 	detail, _ := json.Marshal(map[string]any{
-		"subject_kind": r.Subject.Kind, "leads_removed": leads, "suppressed": r.Suppress != nil,
+		"subject_kind": r.Subject.Kind, "leads_removed": leads, "suppressed": len(r.Suppress) > 0,
 	})
 	return &AuditEvent{WorkspaceID: workspaceID, Action: AuditPrivacyErase, Actor: r.Actor, Target: r.SubjectID,
 		Detail: string(detail), CreatedAt: now}

@@ -291,7 +291,7 @@ func (db *DB) EraseSubject(ctx context.Context, req prospector.EraseRequest, now
 				*st.count = tag.RowsAffected()
 			}
 		}
-		if sp := req.Suppress; sp != nil {
+		for _, sp := range req.Suppress {
 			if _, err := tx.Exec(ctx, `INSERT INTO suppressions (hash, kind, reason, created_at) VALUES ($1, $2, $3, $4)
 				ON CONFLICT (hash) DO UPDATE SET reason = excluded.reason, created_at = excluded.created_at`,
 				sp.Hash, string(sp.Kind), sp.Reason, sp.CreatedAt); err != nil {

@@ -68,7 +68,9 @@ func (s *Service) Delete(ctx context.Context, subject string, suppress bool, rea
 	entry := &prospector.Suppression{Hash: sub.Hash(secret), Kind: sub.Kind, Reason: reason, CreatedAt: now}
 	req := prospector.EraseRequest{Subject: sub, Actor: prospector.ActorFrom(ctx), SubjectID: entry.ID()}
 	if suppress {
-		req.Suppress = entry
+		if req.Suppress, err = s.entries(ctx, sub, secret, entry); err != nil {
+			return nil, err
+		}
 	}
 	res, err := s.Store.EraseSubject(ctx, req, now)
 	if err != nil {
@@ -129,4 +131,43 @@ func (s *Service) Audit(ctx context.Context, workspace string, since time.Time, 
 		id = w.ID
 	}
 	return s.Store.AuditEvents(ctx, id, since, limit)
+}
+
+// entries are the list entries that suppress sub: its own, and for a
+// person every other identifier the store holds for them, so that a
+// lookup by name or address cannot bring back someone suppressed by
+// profile URL.
+func (s *Service) entries(ctx context.Context, sub prospector.Subject, secret string, own *prospector.Suppression) ([]*prospector.Suppression, error) {
+	out := []*prospector.Suppression{own}
+	if sub.Kind == prospector.SubjectDomain {
+		return out, nil
+	}
+	rec, err := s.Store.FindSubject(ctx, sub, "")
+	if err != nil {
+		return nil, fmt.Errorf("privacy suppress: %w", err)
+	}
+	seen := map[string]bool{own.Hash: true}
+	add := func(kind prospector.SubjectKind, value string) {
+		if value == "" {
+			return
+		}
+		h := prospector.SuppressionHash(secret, kind, value)
+		if !seen[h] {
+			seen[h] = true
+			out = append(out, &prospector.Suppression{Hash: h, Kind: kind, Reason: own.Reason, CreatedAt: own.CreatedAt})
+		}
+	}
+	for _, p := range rec.People {
+		add(prospector.SubjectProfileURL, p.NetworkURL)
+		email := strings.ToLower(p.Email)
+		add(prospector.SubjectEmail, email)
+		name := prospector.NormalizeSubjectName(p.FullName)
+		if name != "" && p.CompanyDomain != "" {
+			add(prospector.SubjectName, name+"@"+p.CompanyDomain)
+		}
+		if d := prospector.NormalizeDomain(email); name != "" && d != "" && d != p.CompanyDomain {
+			add(prospector.SubjectName, name+"@"+d)
+		}
+	}
+	return out, nil
 }

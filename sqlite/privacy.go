@@ -312,7 +312,7 @@ func (db *DB) EraseSubject(ctx context.Context, req prospector.EraseRequest, now
 				*st.count = n
 			}
 		}
-		if sp := req.Suppress; sp != nil {
+		for _, sp := range req.Suppress {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO suppressions (hash, kind, reason, created_at) VALUES (?, ?, ?, ?)
 				ON CONFLICT (hash) DO UPDATE SET reason = excluded.reason, created_at = excluded.created_at`,
 				sp.Hash, string(sp.Kind), sp.Reason, formatTime(sp.CreatedAt)); err != nil {

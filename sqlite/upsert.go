@@ -44,15 +44,33 @@ func upsert[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], items []
 	if len(items) == 0 {
 		return prospector.UpsertResult{}, nil
 	}
-	var suppressed int
-	if spec.suppressed != nil {
-		set, err := loadSuppressions(ctx, tx)
-		if err != nil {
-			return prospector.UpsertResult{}, err
-		}
-		if items, suppressed = prospector.FilterSuppressed(set, items, spec.suppressed); len(items) == 0 {
-			return prospector.UpsertResult{Suppressed: suppressed}, nil
-		}
+	items, suppressed, err := filterSuppressed(ctx, tx, spec, items)
+	if err != nil || len(items) == 0 {
+		return prospector.UpsertResult{Suppressed: suppressed}, err
+	}
+	res, err := upsertFiltered(ctx, tx, spec, items)
+	res.Suppressed = suppressed
+	return res, err
+}
+
+// filterSuppressed leaves out the items whose subject is suppressed,
+// reading the list in tx (the writer's: it sees every committed entry).
+func filterSuppressed[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], items []T) ([]T, int, error) {
+	if spec.suppressed == nil || len(items) == 0 {
+		return items, 0, nil
+	}
+	set, err := loadSuppressions(ctx, tx)
+	if err != nil {
+		return nil, 0, err
+	}
+	kept, n := prospector.FilterSuppressed(set, items, spec.suppressed)
+	return kept, n, nil
+}
+
+// upsertFiltered is upsert of items already filtered.
+func upsertFiltered[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], items []T) (prospector.UpsertResult, error) {
+	if len(items) == 0 {
+		return prospector.UpsertResult{}, nil
 	}
 	keys, hashes := make([]string, len(items)), make([]int64, len(items))
 	for i, it := range items {
@@ -86,7 +104,6 @@ func upsert[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], items []
 	if err := insertRows(ctx, tx, spec, plan.Inserts); err != nil {
 		return plan.Result, err
 	}
-	plan.Result.Suppressed = suppressed
 	if err := updateRows(ctx, tx, spec, plan.Updates); err != nil {
 		return plan.Result, err
 	}

@@ -33,7 +33,7 @@ func suppress(t *testing.T, s prospector.Store, subject, reason string) *prospec
 	}
 	now := time.Now()
 	e := &prospector.Suppression{Hash: sub.Hash(secret), Kind: sub.Kind, Reason: reason, CreatedAt: now}
-	res, err := s.EraseSubject(ctx, prospector.EraseRequest{Subject: sub, Suppress: e, Actor: prospector.ActorCLI,
+	res, err := s.EraseSubject(ctx, prospector.EraseRequest{Subject: sub, Suppress: []*prospector.Suppression{e}, Actor: prospector.ActorCLI,
 		SubjectID: e.ID()}, now)
 	if err != nil {
 		t.Fatalf("suppress %s: %v", subject, err)
