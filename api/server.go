@@ -15,7 +15,9 @@ import (
 
 // Config is what a Server needs; main builds it.
 type Config struct {
-	Store  prospector.Store
+	// Store is read by the server itself only to authenticate keys and to
+	// answer health; every endpoint goes through Workflows.
+	Store  Store
 	Logger *slog.Logger
 	// Limiter counts requests per key; nil switches rate limiting off.
 	Limiter prospector.RateLimiter
@@ -53,6 +55,14 @@ type Config struct {
 	MCP MCPHandler
 }
 
+// Store is what the server reads without a workflow: the principal
+// behind a key, and whether the database answers. The whole
+// prospector.Store satisfies it.
+type Store interface {
+	PrincipalByKeyHash(ctx context.Context, hash string) (*prospector.Principal, error)
+	Ping(ctx context.Context) error
+}
+
 // MCPHandler serves one MCP message of an authenticated caller.
 type MCPHandler interface {
 	ServeMCP(w http.ResponseWriter, r *http.Request, p *prospector.Principal)
@@ -61,7 +71,7 @@ type MCPHandler interface {
 // Server serves the API. It keeps no state between requests but the key
 // cache and the rate limiter's windows.
 type Server struct {
-	store    prospector.Store
+	store    Store
 	logger   *slog.Logger
 	limiter  prospector.RateLimiter
 	limMode  string

@@ -62,7 +62,7 @@ type Index struct {
 	signals        signalSet
 	byDomain       map[uint64]uint32 // hash of a company's domain -> its id
 	seed           maphash.Seed
-	store          prospector.Store
+	store          Changes
 	optimizedAtLen uint64
 	gen            uint64 // bumped by every applied batch; keys the filter cache
 	cache          filterCache
@@ -81,8 +81,21 @@ type companyFacts struct {
 // person no longer than the index's lag behind the store.
 func (ix *Index) PeopleVersion() uint64 { return ix.peopleVersion.Load() }
 
+// Changes is what the index reads from the store: the rows written after
+// a sequence number, in order, and the erasure feed with the rows an
+// erased id may hold anew (erase.go). The whole prospector.Store
+// satisfies it.
+type Changes interface {
+	CompaniesChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Company, error)
+	PeopleChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Person, error)
+	SignalsChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Signal, error)
+	ErasuresSince(ctx context.Context, seq int64, limit int) ([]prospector.Erasure, error)
+	CompaniesByID(ctx context.Context, ids []int64) ([]*prospector.Company, error)
+	PeopleByID(ctx context.Context, ids []int64) ([]*prospector.Person, error)
+}
+
 // New returns an empty index over st; Sync or Follow fills it.
-func New(st prospector.Store) *Index {
+func New(st Changes) *Index {
 	return &Index{
 		store: st, companies: newPostings("c"), companyAll: roaring.New(), factIdx: map[companyFacts]uint32{},
 		people: newPostings("p"), peopleCo: newPostings("pc"), peopleAll: roaring.New(),
