@@ -115,6 +115,9 @@ type WatchSync struct {
 	RadarWatchesRemoved int
 	CompaniesCreated    int
 	TargetsCreated      int
+	// Suppressed counts the watched domains (by radars or the watch
+	// list) on the suppression list: no company is made for them.
+	Suppressed int
 }
 
 // RadarWatchRefs returns the companies a radar's configuration names, so

@@ -178,6 +178,7 @@ func (db *DB) SyncWatches(ctx context.Context, now time.Time) (prospector.WatchS
 			return err
 		}
 		res.CompaniesCreated = len(created)
+		res.Suppressed = len(missing) - len(created)
 		var (
 			homes    []*prospector.SourceTarget
 			id       int64

@@ -24,6 +24,9 @@ type Summary struct {
 	// careers pages, feeds).
 	Discovered int
 	Pages      int
+	// Suppressed counts the watched domains skipped because they are on
+	// the suppression list (docs/privacy.md).
+	Suppressed int
 	Duration   time.Duration
 }
 

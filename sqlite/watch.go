@@ -199,6 +199,7 @@ func (db *DB) SyncWatches(ctx context.Context, now time.Time) (prospector.WatchS
 			return err
 		}
 		res.CompaniesCreated = len(created)
+		res.Suppressed = len(missing) - len(created)
 		var homes []*prospector.SourceTarget
 		rows, err = tx.QueryContext(ctx, `SELECT c.id, c.domain, EXISTS (SELECT 1 FROM watches w WHERE w.domain = c.domain)
 			FROM companies c WHERE c.domain IN (SELECT domain FROM watches UNION SELECT domain FROM radar_watches)

@@ -175,8 +175,14 @@ func testPrivacyEndToEnd(t *testing.T, vars map[string]string) {
 	if _, err := bs.AddPosting("greenhouse", e2eToken, boardtest.Job{Title: "Staff Data Engineer", Location: "Berlin, Germany"}); err != nil {
 		t.Fatal(err)
 	}
-	if out := sourcesRun(); strings.Contains(out, e2eToken) {
-		t.Fatalf("a source cycle polled the suppressed company:\n%s", out)
+	// A radar naming the domain as a competitor would have it watched.
+	if status, body := postJSON(t, api+"/radar/create", keys["alpha"],
+		fmt.Sprintf(`{"name":"rivals","signals_to_track":["hiring"],"competitor_urls":["https://%s"]}`, e2eDomain)); status != 200 {
+		t.Fatalf("radar naming the suppressed domain: %d %v", status, body)
+	}
+	out = sourcesRun()
+	if strings.Contains(out, e2eToken) || !strings.Contains(squash(out), "suppressed 1 watched domains") {
+		t.Fatalf("a source cycle after suppression (want nothing polled for the domain, and it counted):\n%s", out)
 	}
 
 	// Every endpoint that could return them.
