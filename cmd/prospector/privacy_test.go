@@ -271,6 +271,29 @@ func testPrivacyEndToEnd(t *testing.T, vars map[string]string) {
 			t.Fatalf("%s's audit trail holds the subject or a key:\n%s", ws, trail)
 		}
 	}
+	// The person went in under every identifier the store held: the
+	// profile URL and the name at the company's domain; the domain once.
+	var entries []struct{ ID, Kind, Reason string }
+	if err := json.Unmarshal([]byte(mustCLI(t, vars, "privacy", "list", "--json")), &entries); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, e := range entries {
+		kinds[e.Kind]++
+	}
+	if len(entries) != 3 || kinds["profile_url"] != 1 || kinds["name_at_domain"] != 1 || kinds["domain"] != 1 {
+		t.Fatalf("suppression list: %+v", entries)
+	}
+	// Unsuppressing the domain lets it be watched again, and the
+	// deployment's trail says so.
+	mustCLI(t, vars, "privacy", "unsuppress", e2eDomain)
+	if out := mustCLI(t, vars, "watch", "add", e2eDomain); !strings.Contains(out, "watching "+e2eDomain) {
+		t.Fatalf("watch add after unsuppress: %s", out)
+	}
+	if trail := mustCLI(t, vars, "audit", "--since", "1h"); !strings.Contains(trail, "privacy.unsuppress") ||
+		strings.Count(trail, "privacy.erase") != 2 {
+		t.Fatalf("deployment trail:\n%s", trail)
+	}
 }
 
 func jsonList(ss []string) string {
