@@ -31,12 +31,11 @@ const (
 	goneName   = "Morgan Keeper"
 )
 
-func writeLines(t *testing.T, name string, lines ...string) string {
+// tempLines writes lines to a new file named name and returns its path.
+func tempLines(t *testing.T, name string, lines ...string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeLines(t, path, lines...)
 	return path
 }
 
@@ -66,10 +65,10 @@ func testPrivacyEndToEnd(t *testing.T, vars map[string]string) {
 	}
 
 	mustCLI(t, vars, "watch", "add", e2eDomain, "--board", "greenhouse:"+e2eToken)
-	companies := writeLines(t, "companies.jsonl",
+	companies := tempLines(t, "companies.jsonl",
 		fmt.Sprintf(`{"name":"Keepsake Labs","domain":%q,"country":"US","employee_count":60}`, keepDomain),
 		fmt.Sprintf(`{"name":"Quillfeather Systems","domain":%q,"country":"US","employee_count":80}`, e2eDomain))
-	people := writeLines(t, "people.jsonl",
+	people := tempLines(t, "people.jsonl",
 		fmt.Sprintf(`{"full_name":%q,"title":"VP Sales","company_domain":%q,"network_url":%q,"country":"US"}`, goneName, keepDomain, gonePerson),
 		fmt.Sprintf(`{"full_name":"Riley Stayer","title":"Head of Sales","company_domain":%q,"email":"riley.stayer@northwind-labs.example","network_url":"https://network.example/in/keep-1","country":"US"}`, keepDomain),
 		fmt.Sprintf(`{"full_name":"Quinn Feather","title":"VP Engineering","company_domain":%q,"network_url":"https://network.example/in/qf-0","country":"US"}`, e2eDomain),
@@ -94,7 +93,7 @@ func testPrivacyEndToEnd(t *testing.T, vars map[string]string) {
 		radars[ws] = body["data"].(map[string]any)["radar_id"].(string)
 	}
 	day := time.Now().UTC().Add(-24 * time.Hour).Format(time.RFC3339)
-	signals := writeLines(t, "signals.jsonl",
+	signals := tempLines(t, "signals.jsonl",
 		fmt.Sprintf(`{"id":"keep-hiring-1","type":"company_hiring","company_domain":%q,"title":"Hiring sales","detected_at":%q}`, keepDomain, day))
 	mustCLI(t, vars, "import", "--kind", "signals", signals)
 	if out := sourcesRun(); !strings.Contains(out, "greenhouse:"+e2eToken) {
@@ -159,7 +158,7 @@ func testPrivacyEndToEnd(t *testing.T, vars map[string]string) {
 	for _, c := range []struct{ kind, file, want string }{
 		{"companies", companies, "suppressed 1"},
 		{"people", people, "suppressed 3"},
-		{"signals", writeLines(t, "more.jsonl",
+		{"signals", tempLines(t, "more.jsonl",
 			fmt.Sprintf(`{"id":"qf-hiring-9","type":"company_hiring","company_domain":%q,"detected_at":%q}`, e2eDomain, day),
 			fmt.Sprintf(`{"id":"keep-hiring-2","type":"company_hiring","company_domain":%q,"detected_at":%q}`, keepDomain, day)),
 			"suppressed 1"},

@@ -139,6 +139,11 @@ func serve(ctx context.Context, e *env, so *storeOptions, o serveOptions) (err e
 		return err
 	}
 	logFingerprintStats(logger, kit.detector)
+	if o.polling.sec {
+		if err := kit.checkSEC(); err != nil {
+			return fmt.Errorf("--sec: %w", err)
+		}
+	}
 	// A statement never outlives the request that sent it.
 	so.statementTimeout = o.requestTimeout
 	st, err := so.open(ctx, e)
