@@ -17,6 +17,26 @@ func runPrivacy(t *testing.T, open Opener) {
 	t.Run("FindSubject", func(t *testing.T) { testFindSubject(t, open(t)) })
 	t.Run("Audit", func(t *testing.T) { testAudit(t, open(t)) })
 	t.Run("Retention", func(t *testing.T) { testRetention(t, open(t)) })
+	t.Run("SuppressSECPerson", func(t *testing.T) { testSuppressSECPerson(t, open(t)) })
+}
+
+// An officer suppressed by name at the company's domain is left out of a
+// filing applied later, with their job_change signal, and counted.
+func testSuppressSECPerson(t *testing.T, s prospector.Store) {
+	ctx := context.Background()
+	co := secCompany(t, s, "Acme Robotics", "acme-robotics.example")
+	suppress(t, s, "Jane Roe@acme-robotics.example", "")
+	k := eightK("0001234567-26-000020", "2026-05-05")
+	k.Match = resolvedTo(co)
+	applyFiling(t, s, k, prospector.FilingResult{Status: prospector.FilingApplied, Suppressed: 1})
+	if sigs := companySignals(t, s, co.ID); len(sigs) != 0 {
+		t.Fatalf("signals of a suppressed officer: %v", sigs)
+	}
+	sub, _ := prospector.ParseSubject("Jane Roe@acme-robotics.example")
+	rec, err := s.FindSubject(ctx, sub, "")
+	if err != nil || len(rec.SECFilings) != 0 {
+		t.Fatalf("filings naming the suppressed officer: %+v, %v", rec, err)
+	}
 }
 
 // suppress suppresses (and erases) subject s.
