@@ -38,8 +38,43 @@ type SubjectCompany struct {
 
 // SubjectPerson is a person row, every field it holds.
 type SubjectPerson struct {
-	*Person
-	Source string `json:"source"` // "import" (a file or the demo) or "network"
+	ID            int64     `json:"id"`
+	ExternalID    string    `json:"external_id"`
+	FullName      string    `json:"full_name"`
+	FirstName     string    `json:"first_name"`
+	LastName      string    `json:"last_name"`
+	Title         string    `json:"title"`
+	JobLevel      string    `json:"job_level"`
+	JobFunction   string    `json:"job_function"`
+	CompanyID     *int64    `json:"company_id"`
+	CompanyName   string    `json:"company_name"`
+	CompanyDomain string    `json:"company_domain"`
+	NetworkURL    string    `json:"network_url"`
+	Email         string    `json:"email"`
+	Phone         string    `json:"phone"`
+	City          string    `json:"city"`
+	Region        string    `json:"region"`
+	CountryCode   string    `json:"country_code"`
+	Score         *float64  `json:"score"`
+	CreatedAt     time.Time `json:"created_at"`
+	UpdatedAt     time.Time `json:"updated_at"`
+	// Source is where the row came from: "network" when it has a profile
+	// URL (a vendor's or the demo's record of a network profile),
+	// "import" otherwise (a file the operator loaded).
+	Source string `json:"source"`
+}
+
+// NewSubjectPerson is the record of p for an access request.
+func NewSubjectPerson(p *Person) SubjectPerson {
+	src := "import"
+	if p.NetworkURL != "" {
+		src = "network"
+	}
+	return SubjectPerson{ID: p.ID, ExternalID: p.ExternalID, FullName: p.FullName, FirstName: p.FirstName,
+		LastName: p.LastName, Title: p.Title, JobLevel: p.JobLevel, JobFunction: p.JobFunction, CompanyID: p.CompanyID,
+		CompanyName: p.CompanyName, CompanyDomain: p.CompanyDomain, NetworkURL: p.NetworkURL, Email: p.Email,
+		Phone: p.Phone, City: p.City, Region: p.Region, CountryCode: p.CountryCode, Score: p.Score,
+		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, Source: src}
 }
 
 // SubjectSignal is a signal naming the subject, with its source.

@@ -125,11 +125,7 @@ func (db *DB) FindSubject(ctx context.Context, s prospector.Subject, secret stri
 	}
 	out := &prospector.SubjectRecord{Subject: s.Kind, Companies: r.companies}
 	for _, p := range r.people {
-		src := "import"
-		if p.NetworkURL != "" {
-			src = "network"
-		}
-		out.People = append(out.People, prospector.SubjectPerson{Person: p, Source: src})
+		out.People = append(out.People, prospector.NewSubjectPerson(p))
 	}
 	queries := []func() error{
 		func() error {
