@@ -53,6 +53,9 @@ type Config struct {
 	// authenticated, rate limited and checked as on any endpoint
 	// (mcpserver.Handler); nil answers 404 there.
 	MCP MCPHandler
+	// Console serves every path outside /api/ and /mcp: the web console
+	// (package console). Nil answers those paths with the JSON 404.
+	Console http.Handler
 }
 
 // Store is what the server reads without a workflow: the principal
@@ -98,6 +101,7 @@ type Server struct {
 	requestIDs         *requestIDs
 	flows              *workflows.Services // what the handlers call, one method a request
 	mcp                MCPHandler
+	console            http.Handler
 }
 
 // NewServer builds the server and its routes.
@@ -145,7 +149,7 @@ func NewServer(cfg Config) *Server {
 	if grace <= 0 {
 		grace = DefaultKeyCacheGrace
 	}
-	s.flows, s.mcp = cfg.Workflows, cfg.MCP
+	s.flows, s.mcp, s.console = cfg.Workflows, cfg.MCP, cfg.Console
 	s.keys = newKeyCache(cfg.Store, cfg.KeyCacheTTL, grace, s.now, s.logger)
 	s.metrics = newMetrics(s.registry)
 	s.handler = s.routes()

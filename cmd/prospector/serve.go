@@ -33,6 +33,7 @@ type serveOptions struct {
 	redisURL        string
 	tierRates       string
 	rateLimit       bool
+	secureCookies   bool
 	keyCacheTTL     time.Duration
 	keyCacheGrace   time.Duration
 	requestTimeout  time.Duration
@@ -88,6 +89,7 @@ they can; the log names them.`,
 	f.StringVar(&o.redisURL, "redis-url", "", "Redis URL for rate limits shared across nodes (default $PROSPECTOR_REDIS_URL)")
 	f.StringVar(&o.tierRates, "tier-rates", "", "per-tier rates over the defaults, e.g. growth=100000/m,starter=500/m (default $PROSPECTOR_TIER_RATES)")
 	f.BoolVar(&o.rateLimit, "rate-limit", true, "enforce per-key rate limits")
+	f.BoolVar(&o.secureCookies, "secure-cookies", false, "mark the web console's cookies Secure on every request, for a deployment behind a proxy that terminates TLS")
 	f.DurationVar(&o.keyCacheTTL, "key-cache-ttl", 5*time.Second, "how long a node trusts a resolved API key; revocations take effect within it")
 	f.DurationVar(&o.keyCacheGrace, "key-cache-grace", api.DefaultKeyCacheGrace, "how long past --key-cache-ttl a known key keeps working while the database cannot be read")
 	f.DurationVar(&o.requestTimeout, "request-timeout", api.DefaultRequestTimeout, "deadline of every request and its database calls (leads/push keeps at least 50s); also PostgreSQL's statement_timeout")
@@ -184,6 +186,10 @@ func serve(ctx context.Context, e *env, so *storeOptions, o serveOptions) (err e
 		return err
 	}
 	cfg.MCP = mcpserver.NewHandler(tools, logger)
+	// The web console at / calls the same workflows too.
+	if cfg.Console, err = newConsole(ctx, st, cfg, o.secureCookies, logger); err != nil {
+		return err
+	}
 	if o.rateLimit {
 		if o.redisURL == "" {
 			o.redisURL = e.getenv("PROSPECTOR_REDIS_URL")
