@@ -46,6 +46,9 @@ type UpsertResult struct {
 	Inserted  int
 	Updated   int
 	Unchanged int
+	// Suppressed counts the rows left out because their subject is on
+	// the suppression list: they were not written.
+	Suppressed int
 }
 
 // Add accumulates another batch's counts.
@@ -53,6 +56,7 @@ func (r *UpsertResult) Add(o UpsertResult) {
 	r.Inserted += o.Inserted
 	r.Updated += o.Updated
 	r.Unchanged += o.Unchanged
+	r.Suppressed += o.Suppressed
 }
 
 // CompanyStore persists companies.

@@ -3,6 +3,7 @@ package prospector
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -187,6 +188,10 @@ type FilingResult struct {
 	// SignalsInserted and SignalsUpdated count signals written.
 	SignalsInserted int
 	SignalsUpdated  int
+	// Suppressed counts the people named in the filing left out because
+	// they are on the suppression list (by name at the company's domain),
+	// with their signals.
+	Suppressed int
 }
 
 // Add accumulates another filing's counts (Status and Duplicate are
@@ -196,6 +201,7 @@ func (r *FilingResult) Add(o FilingResult) {
 	r.EventsUpdated += o.EventsUpdated
 	r.SignalsInserted += o.SignalsInserted
 	r.SignalsUpdated += o.SignalsUpdated
+	r.Suppressed += o.Suppressed
 }
 
 // MapResult says what mapping an issuer by hand did.
@@ -244,4 +250,18 @@ type SECStore interface {
 	UnresolvedIssuers(ctx context.Context, limit int) ([]*SECIssuer, error)
 	// SECFilings returns the stored filings matching f, with their people.
 	SECFilings(ctx context.Context, f SECFilingFilter) ([]*SECFiling, error)
+}
+
+// SuppressedFilingName reports whether a person a filing names is
+// suppressed by name at the filer's domain. Filings often write names
+// "LAST FIRST", so both orders are tried.
+func SuppressedFilingName(set *SuppressionSet, name, domain string) bool {
+	if set.Empty() {
+		return false
+	}
+	if set.Lookup(name, domain, "") {
+		return true
+	}
+	words := strings.Fields(name)
+	return len(words) > 1 && set.Lookup(strings.Join(append(words[1:], words[0]), " "), domain, "")
 }

@@ -36,6 +36,10 @@ type Store interface {
 	TechnologyStore
 	SECStore
 	NewsStore
+	SuppressionStore
+	PrivacyStore
+	AuditStore
+	RetentionStore
 	// TokenBucket paces requests to services with one budget for the
 	// whole deployment (SEC EDGAR): every node shares the database's.
 	TokenBucket

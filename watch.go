@@ -104,6 +104,9 @@ type WatchAdded struct {
 	NewWatch   bool // false when the domain was already watched explicitly
 	NewCompany bool // the store did not know the domain
 	NewTargets int
+	// Suppressed is true when the domain is on the suppression list:
+	// nothing was watched or stored.
+	Suppressed bool
 }
 
 // WatchSync is what SyncWatches did.
@@ -112,6 +115,9 @@ type WatchSync struct {
 	RadarWatchesRemoved int
 	CompaniesCreated    int
 	TargetsCreated      int
+	// Suppressed counts the watched domains (by radars or the watch
+	// list) on the suppression list: no company is made for them.
+	Suppressed int
 }
 
 // RadarWatchRefs returns the companies a radar's configuration names, so

@@ -232,7 +232,8 @@ func (s *Server) authenticate(next handlerFunc, bearer bool) handlerFunc {
 		if !p.Workspace.PublicAPI {
 			return prospector.Errorf(prospector.ENOTFOUND, "Public API access is not enabled for this workspace.")
 		}
-		return next(w, r)
+		// The key's prefix names the actor of what the store audits.
+		return next(w, r.WithContext(prospector.WithActor(r.Context(), p.Key.Prefix)))
 	}
 }
 

@@ -106,7 +106,10 @@ func (c *Console) guard(rt route, w http.ResponseWriter, r *http.Request) error 
 		if r.Method == http.MethodPost && !s.validCSRF(r.PostFormValue(csrfField)) {
 			return errBadCSRF
 		}
-		r = r.WithContext(context.WithValue(r.Context(), sessionKey, s))
+		// The session's key names the actor of what the store audits, as
+		// on the API, marked as the console's.
+		ctx := prospector.WithActor(r.Context(), "console:"+s.principal.Key.Prefix)
+		r = r.WithContext(context.WithValue(ctx, sessionKey, s))
 	}
 	return rt.handle(c, w, r)
 }

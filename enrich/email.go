@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/prospectorhq/prospector"
@@ -23,6 +24,9 @@ type Service struct {
 	finder   prospector.EmailFinder
 	now      func() time.Time
 	subjects *subjectCache // people looked up by profile URL
+	// suppressions refuses subjects on the suppression list.
+	suppressions *prospector.SuppressionCache
+	suppressed   atomic.Int64
 }
 
 // Store is what Service reads and writes.
@@ -32,6 +36,7 @@ type Store interface {
 	PersonByKey(ctx context.Context, naturalKey string) (*prospector.Person, error)
 	CreditUsage(ctx context.Context, workspaceID string, now time.Time) (*prospector.CreditUsage, error)
 	prospector.EmailLookupStore
+	SuppressionSet(ctx context.Context) (*prospector.SuppressionSet, error)
 }
 
 // New returns a Service finding addresses with finder, reading people
@@ -41,8 +46,13 @@ func New(st Store, catalog prospector.Catalog, finder prospector.EmailFinder, no
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{store: st, catalog: catalog, finder: finder, now: now, subjects: newSubjectCache()}
+	return &Service{store: st, catalog: catalog, finder: finder, now: now, subjects: newSubjectCache(),
+		suppressions: &prospector.SuppressionCache{Store: st}}
 }
+
+// Suppressed counts the lookups answered with nothing because their
+// subject is on the suppression list.
+func (s *Service) Suppressed() int64 { return s.suppressed.Load() }
 
 // EmailRequest is whom to find an address for: POST /enrich/email's
 // body. Give network_url, or both name and company (a name or a domain).
@@ -89,10 +99,25 @@ func (s *Service) Email(ctx context.Context, ws *prospector.Workspace, key strin
 	if err != nil {
 		return EmailAnswer{}, false, err
 	}
+	set, err := s.suppressions.Set(ctx)
+	if err != nil {
+		return EmailAnswer{}, false, fmt.Errorf("enrich email: %w", err)
+	}
 	res := prospector.EmailResult{Evidence: prospector.EvidenceNone}
+	if set.Lookup(q.FirstName+" "+q.LastName, q.Domain, q.Known) || set.Lookup(input.Str(req.Name), q.Domain, "") ||
+		set.Person(&prospector.Person{NetworkURL: prospector.NormalizeProfileURL(input.Str(req.NetworkURL))}) {
+		// Answered as "nothing found" (and not charged): saying the
+		// subject opted out would tell who did.
+		s.suppressed.Add(1)
+		q.Domain = ""
+	}
 	if q.Domain != "" {
 		if res, err = s.finder.FindEmail(ctx, q); err != nil {
 			return EmailAnswer{}, false, fmt.Errorf("enrich email: %w", err)
+		}
+		if set.Lookup("", "", res.Email) {
+			s.suppressed.Add(1)
+			res = prospector.EmailResult{Evidence: prospector.EvidenceNone}
 		}
 	}
 	l := &prospector.EmailLookup{WorkspaceID: ws.ID, IdempotencyKey: key, RequestHash: hash,

@@ -89,12 +89,19 @@ func flushSignals(ctx context.Context, st Store, w prospector.Bulk, batch []pend
 	}
 	var ss []*prospector.Signal
 	var needCompany []*prospector.Signal
+	var sup suppressedRefs
 	for _, p := range batch {
 		ref := p.item.(*signalRef)
 		s := ref.signal
 		if s.CompanyDomain != "" {
 			id, ok := companies[s.CompanyDomain]
 			if !ok {
+				if hit, err := sup.domain(ctx, st, s.CompanyDomain); err != nil || hit {
+					if err != nil {
+						return prospector.UpsertResult{}, err
+					}
+					continue
+				}
 				reject(p.line, badLine("company_domain: no company %q is stored (import companies first)", s.CompanyDomain))
 				continue
 			}
@@ -103,6 +110,12 @@ func flushSignals(ctx context.Context, st Store, w prospector.Bulk, batch []pend
 		if ref.person != "" {
 			id, ok := people[ref.person]
 			if !ok {
+				if hit, err := sup.person(ctx, st, ref.person); err != nil || hit {
+					if err != nil {
+						return prospector.UpsertResult{}, err
+					}
+					continue
+				}
 				reject(p.line, badLine("person: no person %q is stored (import people first)", personLabel(ref.person)))
 				continue
 			}
@@ -116,7 +129,54 @@ func flushSignals(ctx context.Context, st Store, w prospector.Bulk, batch []pend
 	if err := fillPersonCompanies(ctx, st, needCompany); err != nil {
 		return prospector.UpsertResult{}, err
 	}
-	return w.UpsertSignals(ctx, ss)
+	res, err := w.UpsertSignals(ctx, ss)
+	res.Suppressed += sup.n
+	return res, err
+}
+
+// suppressedRefs tells a reference to a company or person that is not
+// stored because it is suppressed (counted, not rejected: the line is
+// fine, its subject asked to be left out) from one that was never
+// imported. The list is read at the first missing reference only.
+type suppressedRefs struct {
+	set    *prospector.SuppressionSet
+	loaded bool
+	n      int
+}
+
+func (r *suppressedRefs) load(ctx context.Context, st Store) error {
+	if r.loaded {
+		return nil
+	}
+	set, err := st.SuppressionSet(ctx)
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	r.set, r.loaded = set, true
+	return nil
+}
+
+func (r *suppressedRefs) domain(ctx context.Context, st Store, domain string) (bool, error) {
+	if err := r.load(ctx, st); err != nil {
+		return false, err
+	}
+	if r.set.Domain(domain) {
+		r.n++
+		return true, nil
+	}
+	return false, nil
+}
+
+func (r *suppressedRefs) person(ctx context.Context, st Store, key string) (bool, error) {
+	if err := r.load(ctx, st); err != nil {
+		return false, err
+	}
+	kind, v, _ := cutKey(key)
+	if kind == "url" && r.set.Person(&prospector.Person{NetworkURL: v}) {
+		r.n++
+		return true, nil
+	}
+	return false, nil
 }
 
 // fillPersonCompanies gives person signals without a company domain the
@@ -154,30 +214,37 @@ func personLabel(key string) string {
 // resolveEventCompanies maps each event's company domain to its id and
 // rejects events of unknown companies; keep reports which to write.
 func resolveEventCompanies(ctx context.Context, st Store, batch []pending, domainOf func(any) string,
-	set func(any, int64), reject func(int, error)) ([]any, error) {
+	set func(any, int64), reject func(int, error)) ([]any, int, error) {
 	domains := make([]string, len(batch))
 	for i, p := range batch {
 		domains[i] = domainOf(p.item)
 	}
 	ids, err := st.CompanyIDsByDomain(ctx, distinct(domains))
 	if err != nil {
-		return nil, fmt.Errorf("import events: %w", err)
+		return nil, 0, fmt.Errorf("import events: %w", err)
 	}
 	var keep []any
+	var sup suppressedRefs
 	for _, p := range batch {
 		id, ok := ids[domainOf(p.item)]
 		if !ok {
+			if hit, err := sup.domain(ctx, st, domainOf(p.item)); err != nil || hit {
+				if err != nil {
+					return nil, 0, err
+				}
+				continue
+			}
 			reject(p.line, badLine("company_domain: no company %q is stored (import companies first)", domainOf(p.item)))
 			continue
 		}
 		set(p.item, id)
 		keep = append(keep, p.item)
 	}
-	return keep, nil
+	return keep, sup.n, nil
 }
 
 func flushNews(ctx context.Context, st Store, w prospector.Bulk, batch []pending, reject func(int, error)) (prospector.UpsertResult, error) {
-	keep, err := resolveEventCompanies(ctx, st, batch,
+	keep, suppressed, err := resolveEventCompanies(ctx, st, batch,
 		func(v any) string { return v.(*prospector.NewsEvent).CompanyDomain },
 		func(v any, id int64) { v.(*prospector.NewsEvent).CompanyID = id }, reject)
 	if err != nil {
@@ -187,11 +254,13 @@ func flushNews(ctx context.Context, st Store, w prospector.Bulk, batch []pending
 	for i, v := range keep {
 		es[i] = v.(*prospector.NewsEvent)
 	}
-	return w.UpsertNewsEvents(ctx, es)
+	res, err := w.UpsertNewsEvents(ctx, es)
+	res.Suppressed += suppressed
+	return res, err
 }
 
 func flushFinancing(ctx context.Context, st Store, w prospector.Bulk, batch []pending, reject func(int, error)) (prospector.UpsertResult, error) {
-	keep, err := resolveEventCompanies(ctx, st, batch,
+	keep, suppressed, err := resolveEventCompanies(ctx, st, batch,
 		func(v any) string { return v.(*prospector.FinancingEvent).CompanyDomain },
 		func(v any, id int64) { v.(*prospector.FinancingEvent).CompanyID = id }, reject)
 	if err != nil {
@@ -201,5 +270,7 @@ func flushFinancing(ctx context.Context, st Store, w prospector.Bulk, batch []pe
 	for i, v := range keep {
 		es[i] = v.(*prospector.FinancingEvent)
 	}
-	return w.UpsertFinancingEvents(ctx, es)
+	res, err := w.UpsertFinancingEvents(ctx, es)
+	res.Suppressed += suppressed
+	return res, err
 }

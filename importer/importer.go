@@ -57,11 +57,14 @@ type Stats struct {
 	Updated   int
 	Unchanged int
 	Rejected  int
+	// Suppressed counts the rows left out because their subject is on
+	// the suppression list (docs/privacy.md).
+	Suppressed int
 }
 
 // setWritten takes the write counts from what was committed.
 func (s *Stats) setWritten(r prospector.UpsertResult) {
-	s.Inserted, s.Updated, s.Unchanged = r.Inserted, r.Updated, r.Unchanged
+	s.Inserted, s.Updated, s.Unchanged, s.Suppressed = r.Inserted, r.Updated, r.Unchanged, r.Suppressed
 }
 
 // Options configure one import.
@@ -106,6 +109,9 @@ type Store interface {
 	CompanyIDsByNetworkURL(ctx context.Context, urls []string) (map[string]int64, error)
 	PersonIDsByKey(ctx context.Context, keys []string) (map[string]int64, error)
 	PeopleByID(ctx context.Context, ids []int64) ([]*prospector.Person, error)
+	// SuppressionSet tells a reference to a suppressed subject from one
+	// never imported.
+	SuppressionSet(ctx context.Context) (*prospector.SuppressionSet, error)
 }
 
 // Import reads r to the end. Bad lines are reported and skipped; an error

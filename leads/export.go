@@ -31,6 +31,8 @@ type Store interface {
 	CreateWebhookSettings(ctx context.Context, s *prospector.WebhookSettings) error
 	webhook.Integrations
 	SetLeadCampaign(ctx context.Context, workspaceID string, ids []string, campaignID string) error
+	// AppendAudit records which leads left the workspace, where to.
+	AppendAudit(ctx context.Context, e *prospector.AuditEvent) error
 }
 
 func (s *Service) now() time.Time {
@@ -116,6 +118,9 @@ func (s *Service) Export(ctx context.Context, ws *prospector.Workspace, req *Exp
 		res.ContentType, res.Data = contentTypeCSV, b.String()
 	} else {
 		res.ContentType, res.Data = "application/json", wire.LeadRecords(ls)
+	}
+	if err := s.audit(ctx, ws.ID, prospector.AuditLeadsExport, res.FileName, found, map[string]any{"format": format}); err != nil {
+		return nil, err
 	}
 	return res, nil
 }

@@ -103,6 +103,16 @@ func (s *Service) Push(ctx context.Context, ws *prospector.Workspace, req *PushR
 		return nil, err
 	}
 	res := pushResult(dest, ids, found, out)
+	if len(found) > 0 {
+		where := dest
+		if target != "" {
+			where = target
+		}
+		if err := s.audit(ctx, workspaceID, prospector.AuditLeadsPush, where, found[:out.sent],
+			map[string]any{"destination": dest, "status": res.Status}); err != nil {
+			s.logger().Error("leads pushed but not audited", "workspace_id", workspaceID, "error", err.Error())
+		}
+	}
 	return &res, nil
 }
 

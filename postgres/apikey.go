@@ -24,9 +24,15 @@ func keyToUTC(k *prospector.APIKey) {
 // CreateAPIKey inserts k; ErrNotFound when its workspace does not exist.
 func (db *DB) CreateAPIKey(ctx context.Context, k *prospector.APIKey) error {
 	k.CreatedAt = nowUTC()
-	_, err := db.pool.Exec(ctx, `INSERT INTO api_keys (id, workspace_id, tier, role, key_hash, prefix, created_at, expires_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		k.ID, k.WorkspaceID, k.Tier, k.Role, k.Hash, k.Prefix, k.CreatedAt, k.ExpiresAt)
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO api_keys (id, workspace_id, tier, role, key_hash, prefix, created_at, expires_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+			k.ID, k.WorkspaceID, k.Tier, k.Role, k.Hash, k.Prefix, k.CreatedAt, k.ExpiresAt)
+		if err != nil {
+			return err
+		}
+		return appendAudit(ctx, tx, prospector.KeyAudit(ctx, prospector.AuditKeyCreate, k.WorkspaceID, k.ID, k.Prefix, k.CreatedAt))
+	})
 	if err != nil {
 		if isPgError(err, codeForeignKeyViolation, "") {
 			return fmt.Errorf("postgres: create key: workspace %s: %w", k.WorkspaceID, prospector.ErrNotFound)
@@ -81,12 +87,23 @@ func (db *DB) ListAPIKeys(ctx context.Context, workspaceID string) ([]*prospecto
 
 // RevokeAPIKey marks the key revoked, keeping an earlier revocation time.
 func (db *DB) RevokeAPIKey(ctx context.Context, id string, now time.Time) error {
-	tag, err := db.pool.Exec(ctx, `UPDATE api_keys SET revoked_at = coalesce(revoked_at, $1) WHERE id = $2`, now.UTC(), id)
-	if err != nil {
-		return fmt.Errorf("postgres: revoke key: %w", err)
-	}
-	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("postgres: revoke key %s: %w", id, prospector.ErrNotFound)
-	}
-	return nil
+	return pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		var workspaceID, prefix string
+		var revoked *time.Time
+		err := tx.QueryRow(ctx, `SELECT workspace_id, prefix, revoked_at FROM api_keys WHERE id = $1 FOR UPDATE`, id).
+			Scan(&workspaceID, &prefix, &revoked)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("postgres: revoke key %s: %w", id, prospector.ErrNotFound)
+		}
+		if err != nil {
+			return fmt.Errorf("postgres: revoke key: %w", err)
+		}
+		if revoked != nil {
+			return nil // revoked before: nothing changes, nothing to audit
+		}
+		if _, err := tx.Exec(ctx, `UPDATE api_keys SET revoked_at = $1 WHERE id = $2`, now.UTC(), id); err != nil {
+			return fmt.Errorf("postgres: revoke key: %w", err)
+		}
+		return appendAudit(ctx, tx, prospector.KeyAudit(ctx, prospector.AuditKeyRevoke, workspaceID, id, prefix, now))
+	})
 }

@@ -31,9 +31,10 @@ const companyUpdate = `UPDATE companies AS c SET content_hash = v.content_hash, 
 func companySpec() *upsertSpec[*prospector.Company] {
 	now := nowUTC()
 	return &upsertSpec[*prospector.Company]{
-		table:     "companies",
-		keyColumn: "domain",
-		sequenced: true,
+		table:      "companies",
+		keyColumn:  "domain",
+		sequenced:  true,
+		suppressed: (*prospector.SuppressionSet).Company,
 		columns: []string{"id", "content_hash", "domain", "name", "website", "industry", "description", "keywords",
 			"city", "region", "country_code", "employee_count", "employee_range", "founded", "revenue_usd",
 			"network_url", "ticker", "created_at", "updated_at"},

@@ -21,8 +21,9 @@ const newsUpdate = `UPDATE news_events AS e SET content_hash = v.content_hash, c
 
 func newsSpec() *upsertSpec[*prospector.NewsEvent] {
 	return &upsertSpec[*prospector.NewsEvent]{
-		table:     "news_events",
-		keyColumn: "external_id",
+		table:      "news_events",
+		suppressed: func(s *prospector.SuppressionSet, e *prospector.NewsEvent) bool { return s.Domain(e.CompanyDomain) },
+		keyColumn:  "external_id",
 		columns: []string{"id", "content_hash", "external_id", "company_id", "event_type", "categories",
 			"effective_date", "found_at", "attributes"},
 		key: func(e *prospector.NewsEvent) string { return e.ExternalID },
@@ -62,7 +63,10 @@ const financingUpdate = `UPDATE financing_events AS e SET content_hash = v.conte
 
 func financingSpec() *upsertSpec[*prospector.FinancingEvent] {
 	return &upsertSpec[*prospector.FinancingEvent]{
-		table:     "financing_events",
+		table: "financing_events",
+		suppressed: func(s *prospector.SuppressionSet, e *prospector.FinancingEvent) bool {
+			return s.Domain(e.CompanyDomain)
+		},
 		keyColumn: "external_id",
 		columns: []string{"id", "content_hash", "external_id", "company_id", "event_type", "categories",
 			"financing_type", "financing_type_normalized", "amount", "amount_normalized", "effective_date",

@@ -33,9 +33,10 @@ const personUpdate = `UPDATE people AS p SET content_hash = v.content_hash, exte
 func personSpec() *upsertSpec[*prospector.Person] {
 	now := nowUTC()
 	return &upsertSpec[*prospector.Person]{
-		table:     "people",
-		keyColumn: "natural_key",
-		sequenced: true,
+		table:      "people",
+		keyColumn:  "natural_key",
+		sequenced:  true,
+		suppressed: (*prospector.SuppressionSet).Person,
 		columns: []string{"id", "content_hash", "natural_key", "external_id", "full_name", "first_name", "last_name",
 			"title", "job_level", "job_function", "company_id", "company_name", "company_domain", "network_url",
 			"email", "phone", "city", "region", "country_code", "score", "created_at", "updated_at"},

@@ -80,7 +80,7 @@ func insertRadar(ctx context.Context, tx pgx.Tx, r *prospector.Radar, now time.T
 	if err != nil {
 		return fmt.Errorf("postgres: create radar: %w", err)
 	}
-	return nil
+	return appendAudit(ctx, tx, prospector.RadarAudit(ctx, prospector.AuditRadarCreate, r.WorkspaceID, r.ID, r.Name, now))
 }
 
 // Radar returns one radar; ErrNotFound when there is none.

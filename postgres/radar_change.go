@@ -139,8 +139,12 @@ func (db *DB) DeleteRadar(ctx context.Context, workspaceID, id string) (*prospec
 			return fmt.Errorf("postgres: delete radar: %w", err)
 		}
 		d.LeadsKept = tag.RowsAffected()
-		if _, err := tx.Exec(ctx, `DELETE FROM radars WHERE id = $1`, id); err != nil {
+		var name string
+		if err := tx.QueryRow(ctx, `DELETE FROM radars WHERE id = $1 RETURNING name`, id).Scan(&name); err != nil {
 			return fmt.Errorf("postgres: delete radar: %w", err)
+		}
+		if err := appendAudit(ctx, tx, prospector.RadarAudit(ctx, prospector.AuditRadarDelete, workspaceID, id, name, time.Now())); err != nil {
+			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE workspaces SET radars_used = radars_used - 1
 			WHERE id = $1 AND radars_used > 0`, workspaceID); err != nil {

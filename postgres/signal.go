@@ -25,9 +25,10 @@ const signalUpdate = `UPDATE signals AS s SET content_hash = v.content_hash, typ
 func signalSpec() *upsertSpec[*prospector.Signal] {
 	now := nowUTC()
 	return &upsertSpec[*prospector.Signal]{
-		table:     "signals",
-		keyColumn: "external_id",
-		sequenced: true,
+		table:      "signals",
+		keyColumn:  "external_id",
+		sequenced:  true,
+		suppressed: (*prospector.SuppressionSet).Signal,
 		columns: []string{"id", "content_hash", "external_id", "type", "company_id", "company_domain", "person_id",
 			"title", "detail", "source_url", "detected_at", "score", "created_at"},
 		key:   func(s *prospector.Signal) string { return s.ExternalID },

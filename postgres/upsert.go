@@ -29,6 +29,9 @@ type upsertSpec[T any] struct {
 	key       func(T) string
 	hash      func(T) (int64, error)
 	setID     func(T, int64)
+	// suppressed reports a row whose subject is on the suppression list:
+	// such rows are left out and counted, never written.
+	suppressed func(*prospector.SuppressionSet, T) bool
 	// row returns the values of columns for the item with that id and
 	// hash, or the error of encoding one.
 	row func(id, hash int64, item T) ([]any, error)
@@ -74,6 +77,24 @@ func upsert[T any](ctx context.Context, db *DB, spec *upsertSpec[T], items []T) 
 
 func upsertTx[T any](ctx context.Context, tx pgx.Tx, spec *upsertSpec[T], items []T) (prospector.UpsertResult, error) {
 	var res prospector.UpsertResult
+	var suppressed int
+	if spec.suppressed != nil {
+		// Read under the table's lock (lockAndLookup takes it again: it
+		// is re-entrant), which EraseSubject holds too: the statement's
+		// snapshot, taken after the lock was granted, sees an erasure that
+		// committed while this batch waited, so it cannot write the
+		// subject back.
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, '`+spec.table+`'::regclass::oid::int)`, dataLockSpace); err != nil {
+			return res, fmt.Errorf("postgres: lock %s: %w", spec.table, err)
+		}
+		set, err := loadSuppressions(ctx, tx)
+		if err != nil {
+			return res, err
+		}
+		if items, suppressed = prospector.FilterSuppressed(set, items, spec.suppressed); len(items) == 0 {
+			return prospector.UpsertResult{Suppressed: suppressed}, nil
+		}
+	}
 	// Hash first: an item that cannot be encoded fails the batch before it
 	// has taken the lock or any id.
 	keys, hashes := make([]string, len(items)), make([]int64, len(items))
@@ -97,6 +118,7 @@ func upsertTx[T any](ctx context.Context, tx pgx.Tx, spec *upsertSpec[T], items 
 	}
 	plan := prospector.PlanUpsert(items, keys, hashes, existing, ids, spec.setID, maxSeq)
 	res, inserts, updates := plan.Result, plan.Inserts, plan.Updates
+	res.Suppressed = suppressed
 	if err := insertRows(ctx, tx, spec, inserts); err != nil {
 		return res, err
 	}

@@ -44,6 +44,10 @@ func (db *DB) AddWatches(ctx context.Context, reqs []prospector.WatchRequest, no
 			return err
 		}
 		for i, r := range reqs {
+			if cs[i].ID == 0 {
+				out[i] = prospector.WatchAdded{Domain: r.Domain, Suppressed: true}
+				continue
+			}
 			tag, err := tx.Exec(ctx, `INSERT INTO watches (domain, added_by, added_at) VALUES ($1, $2, $3)
 				ON CONFLICT (domain) DO NOTHING`, r.Domain, r.AddedBy, now)
 			if err != nil {
@@ -169,10 +173,12 @@ func (db *DB) SyncWatches(ctx context.Context, now time.Time) (prospector.WatchS
 		}); err != nil {
 			return fmt.Errorf("watched domains without a company: %w", err)
 		}
-		if _, err := ensureCompanies(ctx, tx, missing); err != nil {
+		created, err := ensureCompanies(ctx, tx, missing)
+		if err != nil {
 			return err
 		}
-		res.CompaniesCreated = len(missing)
+		res.CompaniesCreated = len(created)
+		res.Suppressed = len(missing) - len(created)
 		var (
 			homes    []*prospector.SourceTarget
 			id       int64
@@ -375,6 +381,11 @@ func ensureCompanies(ctx context.Context, tx pgx.Tx, cs []*prospector.Company) (
 	}
 	for _, c := range cs {
 		c.ID = stored[c.Domain].ID
+		if c.ID == 0 {
+			// The upsert left it out: its domain is suppressed. It is
+			// not created, and its caller skips it.
+			delete(created, c.Domain)
+		}
 	}
 	return created, nil
 }

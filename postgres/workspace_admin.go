@@ -87,6 +87,7 @@ func (db *DB) DeleteWorkspace(ctx context.Context, id string) (*prospector.Works
 			{&d.Charges, `DELETE FROM credit_ledger WHERE workspace_id = $1`},
 			{&d.EmailLookups, `DELETE FROM email_lookups WHERE workspace_id = $1`},
 			{&d.Keys, `DELETE FROM api_keys WHERE workspace_id = $1`},
+			{nil, `DELETE FROM audit_events WHERE workspace_id = $1`},
 			{nil, `DELETE FROM workspaces WHERE id = $1`},
 		} {
 			tag, err := tx.Exec(ctx, s.query, id)

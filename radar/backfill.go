@@ -113,7 +113,7 @@ func (e *Engine) BackfillRadar(ctx context.Context, radarID string) (Stats, erro
 		if last {
 			b.Backfilled = []string{r.ID}
 		}
-		res, err := e.Store.ApplyLeadBatch(ctx, b)
+		res, err := e.apply(ctx, b)
 		if err != nil {
 			return st, err
 		}

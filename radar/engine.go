@@ -14,6 +14,7 @@ import (
 	"context"
 	"log/slog"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/prospectorhq/prospector"
@@ -44,6 +45,9 @@ type Engine struct {
 	// WriteBatch is the number of leads one backfill transaction writes;
 	// default 2,000.
 	WriteBatch int
+
+	suppressOnce sync.Once
+	suppressions *prospector.SuppressionCache // made by apply
 }
 
 // EngineStore is what the engine reads and writes: radars and the signals
@@ -60,6 +64,8 @@ type EngineStore interface {
 	RadarSignalsUsed(ctx context.Context, workspaceID string, periodStart time.Time) (int64, error)
 	WorkspaceByID(ctx context.Context, id string) (*prospector.Workspace, error)
 	ApplyLeadBatch(ctx context.Context, b *prospector.LeadBatch) (prospector.LeadBatchResult, error)
+	// SuppressionSet keeps suppressed people out of batches (apply).
+	SuppressionSet(ctx context.Context) (*prospector.SuppressionSet, error)
 }
 
 // Defaults of the Engine fields.

@@ -69,7 +69,7 @@ func (e *Engine) ScanOnce(ctx context.Context) (Stats, error) {
 		if b.err != nil {
 			return st, b.err
 		}
-		res, err := e.Store.ApplyLeadBatch(ctx, b.batch)
+		res, err := e.apply(ctx, b.batch)
 		if errors.Is(err, prospector.ErrCursorMoved) {
 			e.logger().Warn("radar scan: another worker moved a cursor; stopping", "err", err)
 			return st, nil

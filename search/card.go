@@ -41,6 +41,13 @@ func (a *recordArena) put(id uint32, record []byte) {
 	a.chunks[c] = append(a.chunks[c], record...)
 }
 
+// drop forgets the record of id (its bytes stay until the arena goes).
+func (a *recordArena) drop(id uint32) {
+	if int(id) < len(a.off) {
+		a.off[id] = 0
+	}
+}
+
 func (a *recordArena) get(id int64) []byte {
 	if id <= 0 || int(id) >= len(a.off) || a.off[id] == 0 {
 		return nil

@@ -30,3 +30,11 @@ func (f *factTable[T]) set(id uint32, v T) {
 	f.of = grow(f.of, id)
 	f.of[id] = i
 }
+
+// clear forgets the row's value; the distinct value stays in the table
+// for the other rows that share it.
+func (f *factTable[T]) clear(id uint32) {
+	if int(id) < len(f.of) {
+		f.of[id] = 0
+	}
+}

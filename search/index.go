@@ -56,6 +56,7 @@ type Index struct {
 	peopleAll      *roaring.Bitmap
 	members        memberLists // people under their company
 	personSeq      int64
+	erasureSeq     int64 // the last erasure applied (erase.go)
 	signals        signalSet
 	byDomain       map[uint64]uint32 // hash of a company's domain -> its id
 	seed           maphash.Seed
@@ -85,11 +86,16 @@ type personFacts struct {
 func (ix *Index) PeopleVersion() uint64 { return ix.peopleVersion.Load() }
 
 // Changes is what the index reads from the store: the rows written after
-// a sequence number, in order. The whole prospector.Store satisfies it.
+// a sequence number, in order, and the erasure feed with the rows an
+// erased id may hold anew (erase.go). The whole prospector.Store
+// satisfies it.
 type Changes interface {
 	CompaniesChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Company, error)
 	PeopleChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Person, error)
 	SignalsChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Signal, error)
+	ErasuresSince(ctx context.Context, seq int64, limit int) ([]prospector.Erasure, error)
+	CompaniesByID(ctx context.Context, ids []int64) ([]*prospector.Company, error)
+	PeopleByID(ctx context.Context, ids []int64) ([]*prospector.Person, error)
 }
 
 // New returns an empty index over st; Sync or Follow fills it.
@@ -133,6 +139,12 @@ const batchSize = 10000
 // facts and domains); people and signals then load side by side, each
 // reading its next batch while the last is indexed.
 func (ix *Index) Sync(ctx context.Context) (int, error) {
+	// Erasures first: a row deleted and then written anew under the same
+	// id must end present (syncErasures reads such rows back).
+	erased, err := ix.syncErasures(ctx)
+	if err != nil {
+		return erased, err
+	}
 	applied, err := catchUp(ctx, ix, "companies", func() int64 { return ix.companySeq }, ix.store.CompaniesChangedSince,
 		func(c *prospector.Company) int64 { return c.Seq }, ix.applyCompanies)
 	if err != nil {
@@ -150,7 +162,7 @@ func (ix *Index) Sync(ctx context.Context) (int, error) {
 	signals, sigErr = catchUp(ctx, ix, "signals", func() int64 { return ix.signals.seq }, ix.store.SignalsChangedSince,
 		func(s *prospector.Signal) int64 { return s.Seq }, ix.applySignals)
 	wg.Wait()
-	applied += people + signals
+	applied += people + signals + erased
 	if err := errors.Join(peopleErr, sigErr); err != nil {
 		return applied, err
 	}

@@ -17,7 +17,8 @@ import (
 // it in seconds and then catches up from the store's change sequences
 // where it left off, instead of reading every row again. It starts with
 // snapshotMagic and a header (format version, schema version, database
-// identity, the three change-sequence positions), then the index's
+// identity, the four change-sequence positions: companies, people,
+// signals and erasures), then the index's
 // structures, and ends with a CRC-32C of every byte before it. A file
 // that fails any of those checks is never loaded: the caller builds from
 // the store instead.
@@ -25,7 +26,7 @@ const snapshotMagic = "PROSPECTOR-INDEX\n"
 
 // snapshotFormat is the layout of the file (header, primitives,
 // checksum). Bump it when the layout changes.
-const snapshotFormat = 1
+const snapshotFormat = 2
 
 // SchemaVersion is the version of what the index holds: its terms and
 // tokenisation, rank keys, card and signal encodings. Bump it whenever
@@ -163,6 +164,7 @@ func (ix *Index) adopt(l *Index) {
 	ix.cards, ix.strs, ix.companySeq = l.cards, l.strs, l.companySeq
 	ix.people, ix.personCards, ix.peopleCo, ix.peopleAll = l.people, l.personCards, l.peopleCo, l.peopleAll
 	ix.members, ix.personSeq, ix.signals = l.members, l.personSeq, l.signals
+	ix.erasureSeq = l.erasureSeq
 	ix.byDomain, ix.seed, ix.optimizedAtLen = l.byDomain, l.seed, l.optimizedAtLen
 	ix.gen++
 	ix.peopleVersion.Add(1)
@@ -186,6 +188,7 @@ func (ix *Index) encode(w *snapWriter, database string) {
 	w.varint(ix.companySeq)
 	w.varint(ix.personSeq)
 	w.varint(ix.signals.seq)
+	w.varint(ix.erasureSeq)
 	w.uvarint(ix.optimizedAtLen)
 	for _, p := range []*postings{ix.companies, ix.people, ix.peopleCo} {
 		p.encode(w)
@@ -236,6 +239,7 @@ func (ix *Index) decode(r *snapReader, database string) error {
 		return fmt.Errorf("%w: written for database %q, this is %q", ErrSnapshotDatabase, db, database)
 	}
 	ix.companySeq, ix.personSeq, ix.signals.seq = r.varint(), r.varint(), r.varint()
+	ix.erasureSeq = r.varint()
 	ix.optimizedAtLen = r.uvarint()
 	for _, p := range []*postings{ix.companies, ix.people, ix.peopleCo} {
 		p.decode(r)

@@ -66,7 +66,8 @@ type CycleOptions struct {
 func (p *Poller) Cycle(ctx context.Context, o CycleOptions) (*Summary, error) {
 	start := time.Now()
 	now := p.now()
-	if _, err := p.Store.SyncWatches(ctx, now); err != nil {
+	ws, err := p.Store.SyncWatches(ctx, now)
+	if err != nil {
 		return nil, fmt.Errorf("sources: sync watches: %w", err)
 	}
 	if o.Source == "" || o.Source == SourceNews || o.Source == SourceGDELT {
@@ -78,7 +79,7 @@ func (p *Poller) Cycle(ctx context.Context, o CycleOptions) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum := &Summary{Skipped: skipped}
+	sum := &Summary{Skipped: skipped, Suppressed: ws.Suppressed}
 	co := newCompanies(p.Store)
 	ids := make([]int64, 0, len(targets))
 	for _, t := range targets {

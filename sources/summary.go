@@ -26,6 +26,9 @@ type Summary struct {
 	// careers pages, feeds).
 	Discovered int
 	Pages      int
+	// Suppressed counts the watched domains skipped because they are on
+	// the suppression list (docs/privacy.md).
+	Suppressed int
 	// Items counts the news items read; News sums what storing their
 	// stories did.
 	Items    int

@@ -15,9 +15,15 @@ const keyColumns = `k.id, k.workspace_id, k.tier, k.role, k.key_hash, k.prefix, 
 // CreateAPIKey inserts k; ErrNotFound when its workspace does not exist.
 func (db *DB) CreateAPIKey(ctx context.Context, k *prospector.APIKey) error {
 	k.CreatedAt = time.Now().UTC()
-	_, err := db.write.ExecContext(ctx, `INSERT INTO api_keys (id, workspace_id, tier, role, key_hash, prefix, created_at, expires_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		k.ID, k.WorkspaceID, k.Tier, k.Role, k.Hash, k.Prefix, formatTime(k.CreatedAt), formatTimePtr(k.ExpiresAt))
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO api_keys (id, workspace_id, tier, role, key_hash, prefix, created_at, expires_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			k.ID, k.WorkspaceID, k.Tier, k.Role, k.Hash, k.Prefix, formatTime(k.CreatedAt), formatTimePtr(k.ExpiresAt))
+		if err != nil {
+			return err
+		}
+		return appendAudit(ctx, tx, prospector.KeyAudit(ctx, prospector.AuditKeyCreate, k.WorkspaceID, k.ID, k.Prefix, k.CreatedAt))
+	})
 	if err != nil {
 		if isForeignKeyError(err) {
 			return fmt.Errorf("sqlite: create key: workspace %s: %w", k.WorkspaceID, prospector.ErrNotFound)
@@ -79,12 +85,23 @@ func (db *DB) ListAPIKeys(ctx context.Context, workspaceID string) ([]*prospecto
 
 // RevokeAPIKey marks the key revoked, keeping an earlier revocation time.
 func (db *DB) RevokeAPIKey(ctx context.Context, id string, now time.Time) error {
-	n, err := rowsAffected(db.write.ExecContext(ctx, `UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?`, formatTime(now), id))
-	if err != nil {
-		return fmt.Errorf("sqlite: revoke key: %w", err)
-	}
-	if n == 0 {
-		return fmt.Errorf("sqlite: revoke key %s: %w", id, prospector.ErrNotFound)
-	}
-	return nil
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		var workspaceID, prefix string
+		var revoked sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT workspace_id, prefix, revoked_at FROM api_keys WHERE id = ?`, id).
+			Scan(&workspaceID, &prefix, &revoked)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("sqlite: revoke key %s: %w", id, prospector.ErrNotFound)
+		}
+		if err != nil {
+			return fmt.Errorf("sqlite: revoke key: %w", err)
+		}
+		if revoked.Valid {
+			return nil // revoked before: nothing changes, nothing to audit
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE api_keys SET revoked_at = ? WHERE id = ?`, formatTime(now), id); err != nil {
+			return fmt.Errorf("sqlite: revoke key: %w", err)
+		}
+		return appendAudit(ctx, tx, prospector.KeyAudit(ctx, prospector.AuditKeyRevoke, workspaceID, id, prefix, now))
+	})
 }

@@ -90,8 +90,15 @@ func bulkUpsert[T any](ctx context.Context, b *bulk, spec upsertSpec[T], items [
 			return res, fmt.Errorf("sqlite: begin: %w", err)
 		}
 	}
-	if err = checkParents(ctx, b.tx, spec, items); err == nil {
-		res, err = upsert(ctx, b.tx, spec, items)
+	// Suppressed rows go first: one of a suppressed company may point at
+	// no stored company, which checkParents would refuse.
+	var suppressed int
+	if items, suppressed, err = filterSuppressed(ctx, b.tx, spec, items); err == nil {
+		err = checkParents(ctx, b.tx, spec, items)
+	}
+	if err == nil {
+		res, err = upsertFiltered(ctx, b.tx, spec, items)
+		res.Suppressed = suppressed
 	}
 	if err != nil {
 		b.fail(err)

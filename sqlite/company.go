@@ -16,8 +16,9 @@ const companyColumns = `id, domain, name, website, industry, description, keywor
 
 func companySpec(now string) upsertSpec[*prospector.Company] {
 	return upsertSpec[*prospector.Company]{
-		table:     "companies",
-		sequenced: true,
+		table:      "companies",
+		sequenced:  true,
+		suppressed: (*prospector.SuppressionSet).Company,
 		columns: []string{"domain", "name", "website", "industry", "description", "keywords", "city", "region",
 			"country_code", "employee_count", "employee_range", "founded", "revenue_usd", "network_url", "ticker",
 			"created_at", "updated_at"},

@@ -11,8 +11,9 @@ import (
 
 func newsSpec() upsertSpec[*prospector.NewsEvent] {
 	return upsertSpec[*prospector.NewsEvent]{
-		table:   "news_events",
-		columns: []string{"external_id", "company_id", "event_type", "categories", "effective_date", "found_at", "attributes"},
+		table:      "news_events",
+		suppressed: func(s *prospector.SuppressionSet, e *prospector.NewsEvent) bool { return s.Domain(e.CompanyDomain) },
+		columns:    []string{"external_id", "company_id", "event_type", "categories", "effective_date", "found_at", "attributes"},
 		parents: []parentRef[*prospector.NewsEvent]{
 			{"company_id", "companies", func(e *prospector.NewsEvent) *int64 { return &e.CompanyID }},
 		},
@@ -39,6 +40,9 @@ func newsSpec() upsertSpec[*prospector.NewsEvent] {
 func financingSpec() upsertSpec[*prospector.FinancingEvent] {
 	return upsertSpec[*prospector.FinancingEvent]{
 		table: "financing_events",
+		suppressed: func(s *prospector.SuppressionSet, e *prospector.FinancingEvent) bool {
+			return s.Domain(e.CompanyDomain)
+		},
 		columns: []string{"external_id", "company_id", "event_type", "categories", "financing_type",
 			"financing_type_normalized", "amount", "amount_normalized", "effective_date", "found_at", "source_urls", "investors"},
 		parents: []parentRef[*prospector.FinancingEvent]{

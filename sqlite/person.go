@@ -16,9 +16,10 @@ const personColumns = `id, external_id, full_name, first_name, last_name, title,
 
 func personSpec(now string) upsertSpec[*prospector.Person] {
 	return upsertSpec[*prospector.Person]{
-		table:     "people",
-		hashedKey: true,
-		sequenced: true,
+		table:      "people",
+		hashedKey:  true,
+		sequenced:  true,
+		suppressed: (*prospector.SuppressionSet).Person,
 		columns: []string{"natural_key", "external_id", "full_name", "first_name", "last_name", "title", "job_level",
 			"job_function", "company_id", "company_name", "company_domain", "network_url", "email", "phone", "city",
 			"region", "country_code", "score", "created_at", "updated_at"},

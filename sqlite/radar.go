@@ -84,7 +84,7 @@ func insertRadar(ctx context.Context, tx *sql.Tx, r *prospector.Radar, now time.
 	if err != nil {
 		return fmt.Errorf("sqlite: create radar: %w", err)
 	}
-	return nil
+	return appendAudit(ctx, tx, prospector.RadarAudit(ctx, prospector.AuditRadarCreate, r.WorkspaceID, r.ID, r.Name, now))
 }
 
 // Radar returns one radar; ErrNotFound when there is none.

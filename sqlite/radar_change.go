@@ -128,12 +128,16 @@ func (db *DB) DeleteRadar(ctx context.Context, workspaceID, id string) (*prospec
 			return fmt.Errorf("sqlite: delete radar: %w", err)
 		}
 		d.LeadsKept, _ = res.RowsAffected()
-		res, err = tx.ExecContext(ctx, `DELETE FROM radars WHERE id = ? AND workspace_id = ?`, id, workspaceID)
+		var name string
+		err = tx.QueryRowContext(ctx, `DELETE FROM radars WHERE id = ? AND workspace_id = ? RETURNING name`, id, workspaceID).Scan(&name)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("sqlite: radar %s: %w", id, prospector.ErrNotFound)
+		}
 		if err != nil {
 			return fmt.Errorf("sqlite: delete radar: %w", err)
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("sqlite: radar %s: %w", id, prospector.ErrNotFound)
+		if err := appendAudit(ctx, tx, prospector.RadarAudit(ctx, prospector.AuditRadarDelete, workspaceID, id, name, time.Now())); err != nil {
+			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE workspaces SET radars_used = radars_used - 1
 			WHERE id = ? AND radars_used > 0`, workspaceID); err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/prospectorhq/prospector"
@@ -154,6 +155,16 @@ func (db *DB) applyFiling(ctx context.Context, tx *sql.Tx, f *prospector.SECFili
 		}
 	}
 	event, signals := f.Outputs(companyID, domain, stored, latest)
+	set, err := loadSuppressions(ctx, tx)
+	if err != nil {
+		return res, err
+	}
+	gone, err := suppressFilingPeople(ctx, tx, f.Accession, set, domain)
+	if err != nil {
+		return res, err
+	}
+	signals = slices.DeleteFunc(signals, func(s *prospector.Signal) bool { return gone[s.ExternalID] })
+	res.Suppressed = len(gone)
 	if event != nil {
 		r, err := upsert(ctx, tx, financingSpec(), []*prospector.FinancingEvent{event})
 		if err != nil {
@@ -243,4 +254,42 @@ func (db *DB) MapIssuer(ctx context.Context, cik, domain string, at time.Time) (
 		return prospector.MapResult{}, fmt.Errorf("sqlite: map issuer %s: %w", cik, err)
 	}
 	return res, nil
+}
+
+// suppressFilingPeople deletes the people of a filing the set suppresses
+// by name at the filer's domain, and returns the ExternalIDs of their
+// signals (a name without a signal counts too, under its position). The
+// people are read back from the store: a filing applied when its issuer
+// resolves is read from sec_filings, without them.
+func suppressFilingPeople(ctx context.Context, tx *sql.Tx, accession string, set *prospector.SuppressionSet, domain string) (map[string]bool, error) {
+	if set.Empty() {
+		return nil, nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT position, name, signal_id FROM sec_filing_people WHERE accession = ?`, accession)
+	type named struct {
+		pos          int
+		name, signal string
+	}
+	people, err := collect(rows, err, func(r rowScanner) (named, error) {
+		var n named
+		return n, r.Scan(&n.pos, &n.name, &n.signal)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("filing %s people: %w", accession, err)
+	}
+	gone := map[string]bool{}
+	for _, p := range people {
+		if !prospector.SuppressedFilingName(set, p.name, domain) {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sec_filing_people WHERE accession = ? AND position = ?`, accession, p.pos); err != nil {
+			return nil, fmt.Errorf("filing %s: suppressed person: %w", accession, err)
+		}
+		key := p.signal
+		if key == "" {
+			key = fmt.Sprintf("position:%d", p.pos)
+		}
+		gone[key] = true
+	}
+	return gone, nil
 }

@@ -17,8 +17,9 @@ const signalColumns = `id, external_id, type, company_id, company_domain, person
 
 func signalSpec(now string) upsertSpec[*prospector.Signal] {
 	return upsertSpec[*prospector.Signal]{
-		table:     "signals",
-		sequenced: true,
+		table:      "signals",
+		sequenced:  true,
+		suppressed: (*prospector.SuppressionSet).Signal,
 		columns: []string{"external_id", "type", "company_id", "company_domain", "person_id", "title", "detail",
 			"source_url", "detected_at", "score", "created_at"},
 		parents: []parentRef[*prospector.Signal]{

@@ -29,6 +29,9 @@ type upsertSpec[T any] struct {
 	hash    func(T) (int64, error)
 	values  func(T) ([]any, error)
 	setID   func(T, int64)
+	// suppressed reports a row whose subject is on the suppression list:
+	// such rows are left out and counted, never written.
+	suppressed func(*prospector.SuppressionSet, T) bool
 }
 
 type pendingRow[T any] = prospector.PlannedRow[T]
@@ -38,6 +41,34 @@ type pendingRow[T any] = prospector.PlannedRow[T]
 // known keys whose content hash differs are updated, the rest are left
 // alone. A key repeated in the batch ends with its last values.
 func upsert[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], items []T) (prospector.UpsertResult, error) {
+	if len(items) == 0 {
+		return prospector.UpsertResult{}, nil
+	}
+	items, suppressed, err := filterSuppressed(ctx, tx, spec, items)
+	if err != nil || len(items) == 0 {
+		return prospector.UpsertResult{Suppressed: suppressed}, err
+	}
+	res, err := upsertFiltered(ctx, tx, spec, items)
+	res.Suppressed = suppressed
+	return res, err
+}
+
+// filterSuppressed leaves out the items whose subject is suppressed,
+// reading the list in tx (the writer's: it sees every committed entry).
+func filterSuppressed[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], items []T) ([]T, int, error) {
+	if spec.suppressed == nil || len(items) == 0 {
+		return items, 0, nil
+	}
+	set, err := loadSuppressions(ctx, tx)
+	if err != nil {
+		return nil, 0, err
+	}
+	kept, n := prospector.FilterSuppressed(set, items, spec.suppressed)
+	return kept, n, nil
+}
+
+// upsertFiltered is upsert of items already filtered.
+func upsertFiltered[T any](ctx context.Context, tx *sql.Tx, spec upsertSpec[T], items []T) (prospector.UpsertResult, error) {
 	if len(items) == 0 {
 		return prospector.UpsertResult{}, nil
 	}

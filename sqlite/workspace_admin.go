@@ -85,6 +85,7 @@ func (db *DB) DeleteWorkspace(ctx context.Context, id string) (*prospector.Works
 			{&d.Charges, `DELETE FROM credit_ledger WHERE workspace_id = ?`},
 			{&d.EmailLookups, `DELETE FROM email_lookups WHERE workspace_id = ?`},
 			{&d.Keys, `DELETE FROM api_keys WHERE workspace_id = ?`},
+			{nil, `DELETE FROM audit_events WHERE workspace_id = ?`},
 			{nil, `DELETE FROM workspaces WHERE id = ?`},
 		} {
 			n, err := rowsAffected(tx.ExecContext(ctx, s.query, id))

@@ -37,6 +37,7 @@ func Run(t *testing.T, open Opener) {
 	runFeedback(t, open)
 	runLeadCampaign(t, open)
 	runText(t, open)
+	runPrivacy(t, open)
 }
 
 // NewWorkspace creates a workspace on plan with the plan's default limits.

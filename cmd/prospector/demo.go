@@ -89,8 +89,8 @@ func seedData(ctx context.Context, st prospector.Store, cfg demo.Config, stdout,
 	}
 	s := sink.Stats()
 	elapsed := time.Since(start)
-	fmt.Fprintf(stdout, "demo: %d companies and %d people (seed %d) in %s: inserted %d, updated %d, unchanged %d rows\n",
-		cfg.Companies, cfg.People, cfg.Seed, elapsed.Round(time.Millisecond), s.Inserted, s.Updated, s.Unchanged)
+	fmt.Fprintf(stdout, "demo: %d companies and %d people (seed %d) in %s: inserted %d, updated %d, unchanged %d, suppressed %d rows\n",
+		cfg.Companies, cfg.People, cfg.Seed, elapsed.Round(time.Millisecond), s.Inserted, s.Updated, s.Unchanged, s.Suppressed)
 	return nil
 }
 

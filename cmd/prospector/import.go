@@ -84,8 +84,8 @@ vendor layouts understood are in docs/import.md.`,
 				},
 			})
 			elapsed := time.Since(start)
-			fmt.Fprintf(e.stdout, "%s %s: read %d, inserted %d, updated %d, unchanged %d, rejected %d in %s (%.0f lines/s)\n",
-				kind, args[0], stats.Read, stats.Inserted, stats.Updated, stats.Unchanged, stats.Rejected,
+			fmt.Fprintf(e.stdout, "%s %s: read %d, inserted %d, updated %d, unchanged %d, rejected %d, suppressed %d in %s (%.0f lines/s)\n",
+				kind, args[0], stats.Read, stats.Inserted, stats.Updated, stats.Unchanged, stats.Rejected, stats.Suppressed,
 				elapsed.Round(time.Millisecond), float64(stats.Read)/elapsed.Seconds())
 			if err != nil {
 				return err

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/prospectorhq/prospector"
 	"io"
 	"os"
 	"os/signal"
@@ -66,7 +67,9 @@ func runEnv(ctx context.Context, args []string, e *env) error {
 	root.SetArgs(args)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	return root.ExecuteContext(ctx)
+	// What the command line does is audited as the CLI's; the API
+	// names each request's key instead.
+	return root.ExecuteContext(prospector.WithActor(ctx, prospector.ActorCLI))
 }
 
 func newRootCommand(e *env) *cobra.Command {
@@ -100,6 +103,8 @@ PostgreSQL when PROSPECTOR_DATABASE_URL (or --database-url) is set.`,
 		newRadarCommand(e, &so),
 		newWatchCommand(e, &so),
 		newSourcesCommand(e, &so),
+		newPrivacyCommand(e, &so),
+		newAuditCommand(e, &so),
 		newMCPCommand(e),
 	)
 	root.InitDefaultCompletionCmd()

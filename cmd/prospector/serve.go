@@ -261,10 +261,12 @@ func startJobs(ctx context.Context, st prospector.Store, ix *search.Index, hooks
 		eng.Schedule(ctx, runner, 2*time.Second)
 	}()
 	waitPruner := jo.startPruner(ctx, st, logger)
+	waitRetention := jo.startRetention(ctx, st, logger)
 	return func() {
 		wg.Wait()
 		waitDeliveries()
 		waitPruner()
+		waitRetention()
 		logger.Info("background jobs stopped")
 	}
 }

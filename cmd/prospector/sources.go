@@ -343,6 +343,7 @@ func printSummary(w io.Writer, s *sources.Summary, fs fetch.Stats) {
 	fmt.Fprintf(tw, "signals\t%d created (%d hiring, %d technology changes, %d news)\n", s.Signals(), s.Openings.Signals,
 		s.Tech.Signals, s.News.Signals)
 	fmt.Fprintf(tw, "discovered\t%d new targets\n", s.Discovered)
+	fmt.Fprintf(tw, "suppressed\t%d watched domains (on the suppression list: not polled)\n", s.Suppressed)
 	fmt.Fprintf(tw, "failures\t%d\n", s.Failed)
 	fmt.Fprintf(tw, "took\t%s\n", s.Duration.Round(time.Millisecond))
 	tw.Flush()

@@ -62,7 +62,12 @@ new boards and feeds.`,
 			if err != nil {
 				return err
 			}
+			suppressed := 0
 			for _, a := range added {
+				if a.Suppressed {
+					suppressed++
+					continue
+				}
 				var notes []string
 				if !a.NewWatch {
 					notes = append(notes, "already watched")
@@ -72,6 +77,10 @@ new boards and feeds.`,
 				}
 				notes = append(notes, fmt.Sprintf("%d new targets", a.NewTargets))
 				fmt.Fprintf(e.stdout, "watching %s (%s)\n", a.Domain, strings.Join(notes, ", "))
+			}
+			if suppressed > 0 {
+				// Not named: the list itself must not say who opted out.
+				fmt.Fprintf(e.stdout, "suppressed %d (on the suppression list: not watched)\n", suppressed)
 			}
 			return nil
 		},
