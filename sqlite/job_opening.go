@@ -86,9 +86,31 @@ func (db *DB) ApplyBoardPolls(ctx context.Context, ps []*prospector.BoardPoll) (
 		qSameSeen); err != nil {
 		return nil, err
 	}
+	if err := db.writeStmts(ctx, batchStatements...); err != nil {
+		return nil, err
+	}
 	res := make([]prospector.BoardPollResult, len(ps))
 	err := db.tx(ctx, func(tx *sql.Tx) error {
+		// The polls of unchanged boards are applied together; the others
+		// one by one, after them (their targets differ, so the order
+		// between the two sets changes nothing).
+		slow := make([]bool, len(ps))
+		if len(ps) > 1 {
+			same, s, err := db.splitBatch(ctx, tx, ps)
+			if err != nil {
+				return err
+			}
+			if err := db.applySame(ctx, tx, same, res); err != nil {
+				return err
+			}
+			slow = s
+		} else if len(ps) == 1 {
+			slow[0] = true
+		}
 		for _, i := range prospector.BoardPollOrder(ps) {
+			if !slow[i] {
+				continue
+			}
 			r, err := db.applyBoardPoll(ctx, tx, ps[i])
 			if err != nil {
 				return err
