@@ -5,26 +5,23 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/prospectorhq/prospector"
 )
 
 // The statements of a batch of polls of unchanged boards. Each takes the
-// whole batch as one JSON list, so a batch of 100 costs four statements
+// whole batch as one JSON list, so a batch of 100 costs three statements
 // instead of five per poll (the second cycle of the sources benchmark
-// spent a quarter of its CPU in them; docs/benchmarks.md). Each board is
-// [company_id, source, board_token, seen_at] and each schedule the
-// arguments of qSaveSchedule in a list, the target's id first.
+// spent a quarter of its CPU in them; docs/benchmarks.md). Such a poll
+// writes its target and no opening (openingLastSeen). Each board is
+// [company_id, source, board_token] and each schedule the arguments of
+// qSaveSchedule in a list, the target's id first.
 const (
 	qBatchTargets = `SELECT ` + targetColumns + targetFrom + ` WHERE t.id IN (SELECT value FROM json_each(?))`
 	// The open index holds misses: the counts read it alone.
 	qBatchOpenCounts = `SELECT j.key, sum(o.misses = 0), sum(o.misses > 0) FROM json_each(?) AS j
 		JOIN job_openings AS o ON o.company_id = j.value->>0 AND o.source = j.value->>1 AND o.board_token = j.value->>2
 		WHERE o.closed_at IS NULL GROUP BY j.key`
-	qBatchSeen = `UPDATE job_openings SET last_seen_at = j.value->>3 FROM json_each(?) AS j
-		WHERE job_openings.company_id = j.value->>0 AND job_openings.source = j.value->>1
-			AND job_openings.board_token = j.value->>2 AND job_openings.closed_at IS NULL AND job_openings.misses = 0`
 	qBatchSchedule = `UPDATE source_targets SET etag = j.value->>1, last_modified = j.value->>2,
 		content_hash = j.value->>3, last_poll_at = j.value->>4, last_success_at = j.value->>5, next_poll_at = j.value->>6,
 		failures = j.value->>7, last_error = j.value->>8, paused_until = j.value->>9, board_company_name = j.value->>10,
@@ -33,7 +30,7 @@ const (
 )
 
 // batchStatements are prepared on the writer with ApplyBoardPolls' own.
-var batchStatements = []string{qBatchTargets, qBatchOpenCounts, qBatchSeen, qBatchSchedule}
+var batchStatements = []string{qBatchTargets, qBatchOpenCounts, qBatchSchedule}
 
 // samePoll is a poll of a batch that the fast path applies, with its
 // target as stored and its place in the batch.
@@ -87,14 +84,14 @@ func (db *DB) splitBatch(ctx context.Context, tx *sql.Tx, ps []*prospector.Board
 // applySame applies the fast path's polls in tx, each as applyBoardPoll
 // would (sameListing, then the schedule), into res. The openings a last
 // poll missed are rare: their boards go through sameListing's own
-// statements; every other board only moves last_seen_at.
+// statements; every other board only has its openings counted.
 func (db *DB) applySame(ctx context.Context, tx *sql.Tx, same []samePoll, res []prospector.BoardPollResult) error {
 	if len(same) == 0 {
 		return nil
 	}
-	boards := make([][4]any, len(same))
+	boards := make([][3]any, len(same))
 	for k, sp := range same {
-		boards[k] = [4]any{sp.t.CompanyID, sp.t.Board, sp.t.Ref, formatTime(sp.p.Outcome.At.UTC().Truncate(time.Microsecond))}
+		boards[k] = [3]any{sp.t.CompanyID, sp.t.Board, sp.t.Ref}
 	}
 	list, _ := json.Marshal(boards)
 	stmt := func(q string) *sql.Stmt { s, _ := txStmt(ctx, db, tx, q); return s } // prepared by ApplyBoardPolls
@@ -129,9 +126,6 @@ func (db *DB) applySame(ctx context.Context, tx *sql.Tx, same []samePoll, res []
 			return err
 		}
 		res[sp.i] = r
-	}
-	if _, err := stmt(qBatchSeen).ExecContext(ctx, string(list)); err != nil {
-		return fmt.Errorf("same listings: %w", err)
 	}
 	schedules := make([][12]any, len(same))
 	for k, sp := range same {

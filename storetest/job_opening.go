@@ -483,3 +483,37 @@ func testBoardPollsBatchUnchanged(t *testing.T, batched, single prospector.Store
 		t.Fatalf("%d hiring signals, want one per opening (7)", n)
 	}
 }
+
+// testLastSeenThroughUnchangedPolls: an opening's last_seen_at is the
+// last successful poll that listed it, whether that poll was a 304, the
+// same listing or a changed one, and it stays there once the opening is
+// missed and closed.
+func testLastSeenThroughUnchangedPolls(t *testing.T, s prospector.Store) {
+	co, b := watchedBoard(t, s)
+	j1, j2 := jobPosting("1", "Senior Backend Engineer"), jobPosting("2", "Account Executive")
+	t1, t2, t3, t4 := srcT0.Add(6*time.Hour), srcT0.Add(12*time.Hour), srcT0.Add(18*time.Hour), srcT0.Add(24*time.Hour)
+	notModified := func(at time.Time) *prospector.BoardPoll {
+		return &prospector.BoardPoll{TargetID: b.ID, Outcome: prospector.PollOutcome{At: at, Result: prospector.PollNotModified,
+			Interval: 6 * time.Hour, Jitter: 0.5}}
+	}
+	lastSeen := func(when string, want map[string]time.Time) {
+		t.Helper()
+		os := openingsByID(t, s, co.ID, false)
+		for id, at := range want {
+			if o := os[id]; o == nil || !o.LastSeenAt.Equal(at) {
+				t.Fatalf("%s: opening %s: %+v, want last seen %v", when, id, o, at)
+			}
+		}
+	}
+	applyPoll(t, s, boardPoll(b.ID, srcT0, j1, j2), prospector.BoardPollResult{New: 2, Signals: 2})
+	applyPoll(t, s, notModified(t1), prospector.BoardPollResult{Seen: 2})
+	lastSeen("after a 304", map[string]time.Time{"1": t1, "2": t1})
+	applyPoll(t, s, boardPoll(b.ID, t2, j2), prospector.BoardPollResult{Seen: 1, Missed: 1})
+	lastSeen("after a poll that misses 1", map[string]time.Time{"1": t1, "2": t2})
+	applyPoll(t, s, boardPoll(b.ID, t3, j2), prospector.BoardPollResult{Seen: 1, Closed: 1})
+	applyPoll(t, s, notModified(t4), prospector.BoardPollResult{Seen: 1})
+	lastSeen("after 1 closed", map[string]time.Time{"1": t1, "2": t4})
+	if o := openingsByID(t, s, co.ID, false)["1"]; o.ClosedAt == nil || !o.ClosedAt.Equal(t3) {
+		t.Fatalf("opening 1 closed at %v, want %v", o.ClosedAt, t3)
+	}
+}
