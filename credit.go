@@ -92,36 +92,3 @@ type CreditStore interface {
 	// ReleaseQuota gives one unit of q back, never going below zero.
 	ReleaseQuota(ctx context.Context, workspaceID string, q Quota) error
 }
-
-// Store is everything the service keeps in its database.
-type Store interface {
-	WorkspaceStore
-	KeyStore
-	CreditStore
-	CompanyStore
-	PersonStore
-	SignalStore
-	EventStore
-	SettingStore
-	EmailLookupStore
-	JobStore
-	RadarStore
-	LeadStore
-	LeadCampaignStore
-	IntegrationStore
-	FeedbackStore
-	BulkStore
-	WatchStore
-	TargetStore
-	JobOpeningStore
-	TechnologyStore
-	SECStore
-	NewsStore
-	// TokenBucket paces requests to services with one budget for the
-	// whole deployment (SEC EDGAR): every node shares the database's.
-	TokenBucket
-	// Ping checks that the database answers.
-	Ping(ctx context.Context) error
-	// Close releases connections.
-	Close() error
-}

@@ -13,6 +13,10 @@ const (
 	TargetHomepage = "homepage" // a watched company's homepage
 	TargetCareers  = "careers"  // a careers page found on the homepage
 	TargetFeed     = "feed"     // an RSS or Atom feed
+	// TargetGDELT is a GDELT DOC search for the company's name: Ref is
+	// the name searched, not a URL (the API's base URL is the source's
+	// setting), so a renamed company gets a new target.
+	TargetGDELT = "gdelt"
 )
 
 // How a target became known.
@@ -102,6 +106,16 @@ func (t *SourceTarget) Validate() error {
 		}
 		if err := checkWebURL("url", t.Ref); err != nil {
 			return err
+		}
+	case TargetGDELT:
+		if t.Board != "" {
+			return Errorf(EINVALID, "board: only board targets name one")
+		}
+		if err := checkText("name", t.Ref); err != nil {
+			return err
+		}
+		if strings.TrimSpace(t.Ref) == "" || len(t.Ref) > maxIssuerText {
+			return Errorf(EINVALID, "name: %q is not a company name to search", t.Ref)
 		}
 	default:
 		return Errorf(EINVALID, "kind: %q is not a target kind", t.Kind)

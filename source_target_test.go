@@ -53,6 +53,7 @@ func TestSourceTargetValidate(t *testing.T) {
 			DiscoveredOn: "https://acme.example/careers"},
 		{CompanyID: 1, Kind: TargetFeed, Ref: "https://acme.example/feed.xml", Origin: OriginFlag},
 		*HomepageTarget(1, "acme.example", OriginRadar),
+		{CompanyID: 1, Kind: TargetGDELT, Ref: "Acme Robotics", Origin: OriginWatch},
 	}
 	for _, tg := range ok {
 		if err := tg.Validate(); err != nil {
@@ -71,6 +72,9 @@ func TestSourceTargetValidate(t *testing.T) {
 		{CompanyID: 1, Kind: TargetCareers, Ref: "https://a.example/jobs", Origin: OriginDiscovered},
 		{CompanyID: 1, Kind: TargetCareers, Ref: "https://a.example/jobs", Origin: "guess"},
 		{Kind: TargetFeed, Ref: "https://a.example/feed", Origin: OriginFlag},
+		{CompanyID: 1, Kind: TargetGDELT, Ref: " ", Origin: OriginWatch},
+		{CompanyID: 1, Kind: TargetGDELT, Ref: "Acme\x00", Origin: OriginWatch},
+		{CompanyID: 1, Kind: TargetGDELT, Board: "greenhouse", Ref: "Acme", Origin: OriginWatch},
 	}
 	for _, tg := range bad {
 		if err := tg.Validate(); ErrorCode(err) != EINVALID {

@@ -5,6 +5,7 @@ package account
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/prospectorhq/prospector"
@@ -20,6 +21,7 @@ type Service struct {
 // Store is what Service reads.
 type Store interface {
 	CreditUsage(ctx context.Context, workspaceID string, now time.Time) (*prospector.CreditUsage, error)
+	ListAPIKeys(ctx context.Context, workspaceID string) ([]*prospector.APIKey, error)
 }
 
 func (s *Service) now() time.Time {
@@ -49,6 +51,12 @@ type CreditUsage struct {
 	Credits      Credits      `json:"credits"`
 	Limits       Limits       `json:"limits"`
 	GeneratedAt  string       `json:"generated_at"`
+	// PeriodStart, PeriodEnd and Now place the billing period in time,
+	// for a front end that draws it (the console); the API's answer does
+	// not carry them.
+	PeriodStart time.Time `json:"-"`
+	PeriodEnd   time.Time `json:"-"`
+	Now         time.Time `json:"-"`
 }
 
 // Subscription is the plan part of CreditUsage.
@@ -132,5 +140,38 @@ func (s *Service) CreditUsage(ctx context.Context, p *prospector.Principal) (*Cr
 			RadarSignals:    limitOf(u.RadarSignals),
 		},
 		GeneratedAt: wire.Timestamp(now),
+		PeriodStart: u.PeriodStart, PeriodEnd: u.PeriodEnd, Now: now,
 	}, nil
+}
+
+// Key is one of a workspace's keys as a listing shows it: never its
+// secret or hash, only the prefix people tell keys apart by.
+type Key struct {
+	ID        string
+	Prefix    string
+	Tier      string
+	Role      string
+	CreatedAt time.Time
+	ExpiresAt *time.Time
+	RevokedAt *time.Time
+	Active    bool
+}
+
+// Keys returns the caller's workspace's keys, newest first; 404 when the
+// caller has no workspace.
+func (s *Service) Keys(ctx context.Context, p *prospector.Principal) ([]Key, error) {
+	if p == nil {
+		return nil, errNoWorkspace
+	}
+	keys, err := s.Store.ListAPIKeys(ctx, p.Workspace.ID)
+	if err != nil {
+		return nil, fmt.Errorf("account: keys: %w", err)
+	}
+	now := s.now()
+	out := make([]Key, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, Key{ID: k.ID, Prefix: k.Prefix, Tier: k.Tier, Role: k.Role, CreatedAt: k.CreatedAt,
+			ExpiresAt: k.ExpiresAt, RevokedAt: k.RevokedAt, Active: k.Active(now)})
+	}
+	return out, nil
 }

@@ -51,12 +51,12 @@ func newEnvOn(t *testing.T, st prospector.Store, opts ...option) *env {
 	ix := search.New(st)
 	cfg := apiConfig{
 		Config: api.Config{
-			Store:       st,
 			Logger:      slog.New(slog.NewJSONHandler(logs, nil)),
 			Limiter:     ratelimit.NewMemory(),
 			KeyCacheTTL: time.Minute,
 			Version:     "test",
 		},
+		Store:     st,
 		Searcher:  ix,
 		CursorKey: []byte("test cursor key"),
 		// SMTP probing is off, as on a fresh install: answers rest on
@@ -66,6 +66,7 @@ func newEnvOn(t *testing.T, st prospector.Store, opts ...option) *env {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	cfg.Config.Store = cfg.Store
 	cfg.Workflows = workflows.New(workflows.Parts{Store: cfg.Store, Index: cfg.Searcher, CursorKey: cfg.CursorKey,
 		Emails: cfg.Emails, Webhooks: cfg.Webhooks, Now: cfg.Now, Logger: api.WorkflowLogger(cfg.Logger)})
 	return &env{t: t, store: st, server: api.NewServer(cfg.Config), logs: logs, index: cfg.Searcher}
@@ -213,6 +214,9 @@ func wantRateHeaders(t *testing.T, r response) {
 // built from, which options may change before newEnvOn builds them.
 type apiConfig struct {
 	api.Config
+	// Store is the whole store the workflows are built on; the server
+	// itself gets it as its narrower api.Store.
+	Store     prospector.Store
 	Searcher  *search.Index
 	CursorKey []byte
 	Emails    prospector.EmailFinder

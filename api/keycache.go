@@ -31,6 +31,11 @@ const (
 	keyWarnEvery      = 30 * time.Second
 )
 
+// keyReader resolves a key hash to its principal.
+type keyReader interface {
+	PrincipalByKeyHash(ctx context.Context, hash string) (*prospector.Principal, error)
+}
+
 // keyCache keeps resolved keys for a short TTL so authentication needs
 // no database round trip on the hot path. Entries are keyed by the key's
 // hash, never by the secret. Unknown keys are cached too, so a client
@@ -42,7 +47,7 @@ const (
 // database outage. The first read that succeeds replaces it, so a
 // revocation applies as soon as the database answers again.
 type keyCache struct {
-	store  prospector.KeyStore
+	store  keyReader
 	ttl    time.Duration
 	grace  time.Duration
 	now    func() time.Time
@@ -65,7 +70,7 @@ type keyEntry struct {
 	keyInfo atomic.Pointer[[]byte]
 }
 
-func newKeyCache(store prospector.KeyStore, ttl, grace time.Duration, now func() time.Time, logger *slog.Logger) *keyCache {
+func newKeyCache(store keyReader, ttl, grace time.Duration, now func() time.Time, logger *slog.Logger) *keyCache {
 	return &keyCache{store: store, ttl: ttl, grace: grace, now: now, logger: logger,
 		warn: throttle.New(keyWarnEvery, now), entries: map[string]*keyEntry{}}
 }

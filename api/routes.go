@@ -110,7 +110,20 @@ func (s *Server) routes() http.Handler {
 		}
 		return prospector.Errorf(prospector.ENOTFOUND, "no such endpoint: %s %s", r.Method, r.URL.Path)
 	}))
-	return s.outer(s.canonical(mux))
+	api := s.canonical(mux)
+	if s.console == nil {
+		return s.outer(api)
+	}
+	// The console answers every other path, its own 404s included; its
+	// requests are logged and counted like the API's.
+	return s.outer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; strings.HasPrefix(p, "/api/") || p == "/api" || p == "/mcp" {
+			api.ServeHTTP(w, r)
+			return
+		}
+		info(r.Context()).route = "console"
+		s.console.ServeHTTP(w, r)
+	}))
 }
 
 // endpoint wraps one route's handler with what its access level needs.

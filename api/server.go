@@ -15,7 +15,9 @@ import (
 
 // Config is what a Server needs; main builds it.
 type Config struct {
-	Store  prospector.Store
+	// Store is read by the server itself only to authenticate keys and to
+	// answer health; every endpoint goes through Workflows.
+	Store  Store
 	Logger *slog.Logger
 	// Limiter counts requests per key; nil switches rate limiting off.
 	Limiter prospector.RateLimiter
@@ -51,6 +53,17 @@ type Config struct {
 	// authenticated, rate limited and checked as on any endpoint
 	// (mcpserver.Handler); nil answers 404 there.
 	MCP MCPHandler
+	// Console serves every path outside /api/ and /mcp: the web console
+	// (package console). Nil answers those paths with the JSON 404.
+	Console http.Handler
+}
+
+// Store is what the server reads without a workflow: the principal
+// behind a key, and whether the database answers. The whole
+// prospector.Store satisfies it.
+type Store interface {
+	PrincipalByKeyHash(ctx context.Context, hash string) (*prospector.Principal, error)
+	Ping(ctx context.Context) error
 }
 
 // MCPHandler serves one MCP message of an authenticated caller.
@@ -61,7 +74,7 @@ type MCPHandler interface {
 // Server serves the API. It keeps no state between requests but the key
 // cache and the rate limiter's windows.
 type Server struct {
-	store    prospector.Store
+	store    Store
 	logger   *slog.Logger
 	limiter  prospector.RateLimiter
 	limMode  string
@@ -88,6 +101,7 @@ type Server struct {
 	requestIDs         *requestIDs
 	flows              *workflows.Services // what the handlers call, one method a request
 	mcp                MCPHandler
+	console            http.Handler
 }
 
 // NewServer builds the server and its routes.
@@ -135,7 +149,7 @@ func NewServer(cfg Config) *Server {
 	if grace <= 0 {
 		grace = DefaultKeyCacheGrace
 	}
-	s.flows, s.mcp = cfg.Workflows, cfg.MCP
+	s.flows, s.mcp, s.console = cfg.Workflows, cfg.MCP, cfg.Console
 	s.keys = newKeyCache(cfg.Store, cfg.KeyCacheTTL, grace, s.now, s.logger)
 	s.metrics = newMetrics(s.registry)
 	s.handler = s.routes()

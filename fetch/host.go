@@ -25,14 +25,22 @@ type HostPolicy struct {
 // serves many companies, so it gets a few in parallel, 50 ms apart
 // (20 requests a second at most): a cycle over 3,300 boards on one
 // vendor takes under 3 minutes. SEC hosts stay below their 10 requests a
-// second (see also DefaultBudgets, which holds them to 8 together).
+// second (see also DefaultBudgets, which holds them to 10 together).
+// GDELT asks for one request every five seconds.
 const (
 	SiteConcurrency = 1
 	SiteInterval    = time.Second
 	APIConcurrency  = 4
 	APIInterval     = 50 * time.Millisecond
 	SECConcurrency  = 2
-	SECInterval     = 125 * time.Millisecond
+	// SECInterval is just over 1/sec.DefaultRate (105.3 ms): the SEC
+	// client's shared bucket hands out slots on a fixed schedule, and a
+	// request that leaves late (a slow bucket reservation, a busy
+	// machine) would otherwise be followed by others on time, ten of them
+	// within one second of it. Spacing each node's request starts by at
+	// least one slot keeps any eleven of them over a second apart.
+	SECInterval   = 106 * time.Millisecond
+	GDELTInterval = 5 * time.Second
 )
 
 // SitePolicy is the policy of every host not named in the client's
@@ -58,6 +66,7 @@ func DefaultHostPolicies() map[string]HostPolicy {
 	for _, h := range []string{"www.sec.gov", "data.sec.gov", "efts.sec.gov"} {
 		m[h] = HostPolicy{Concurrency: SECConcurrency, Interval: SECInterval}
 	}
+	m["api.gdeltproject.org"] = HostPolicy{Concurrency: 1, Interval: GDELTInterval}
 	return m
 }
 

@@ -265,8 +265,8 @@ func TestBudgets(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := clk.Now().Sub(t0); got != 3*125*time.Millisecond {
-		t.Fatalf("4 SEC requests took %s of budget, want 375ms", got)
+	if got := clk.Now().Sub(t0); got != 3*100*time.Millisecond {
+		t.Fatalf("4 SEC requests took %s of budget, want 300ms", got)
 	}
 
 	m := ratelimit.NewMemory()

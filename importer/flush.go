@@ -8,7 +8,7 @@ import (
 	"github.com/prospectorhq/prospector"
 )
 
-func flushCompanies(ctx context.Context, _ prospector.Store, w prospector.Bulk, batch []pending, _ func(int, error)) (prospector.UpsertResult, error) {
+func flushCompanies(ctx context.Context, _ Store, w prospector.Bulk, batch []pending, _ func(int, error)) (prospector.UpsertResult, error) {
 	cs := make([]*prospector.Company, len(batch))
 	for i, p := range batch {
 		cs[i] = p.item.(*prospector.Company)
@@ -26,7 +26,7 @@ func distinct(keys []string) []string {
 // linkPeople links each person to a stored company, by domain first and
 // then by company profile URL; a person whose company is unknown is kept
 // without the link.
-func linkPeople(ctx context.Context, st prospector.Store, batch []pending) error {
+func linkPeople(ctx context.Context, st Store, batch []pending) error {
 	var domains, urls []string
 	for _, p := range batch {
 		ref := p.item.(*personRef)
@@ -57,7 +57,7 @@ func linkPeople(ctx context.Context, st prospector.Store, batch []pending) error
 }
 
 // flushPeople writes people linkPeople has linked.
-func flushPeople(ctx context.Context, _ prospector.Store, w prospector.Bulk, batch []pending, _ func(int, error)) (prospector.UpsertResult, error) {
+func flushPeople(ctx context.Context, _ Store, w prospector.Bulk, batch []pending, _ func(int, error)) (prospector.UpsertResult, error) {
 	ps := make([]*prospector.Person, len(batch))
 	for i, p := range batch {
 		ps[i] = p.item.(*personRef).person
@@ -68,7 +68,7 @@ func flushPeople(ctx context.Context, _ prospector.Store, w prospector.Bulk, bat
 // flushSignals resolves each signal's company and person. A reference to
 // a company or person that is not stored rejects the line: the signal
 // would point at nothing.
-func flushSignals(ctx context.Context, st prospector.Store, w prospector.Bulk, batch []pending, reject func(int, error)) (prospector.UpsertResult, error) {
+func flushSignals(ctx context.Context, st Store, w prospector.Bulk, batch []pending, reject func(int, error)) (prospector.UpsertResult, error) {
 	var domains, keys []string
 	for _, p := range batch {
 		ref := p.item.(*signalRef)
@@ -121,7 +121,7 @@ func flushSignals(ctx context.Context, st prospector.Store, w prospector.Bulk, b
 
 // fillPersonCompanies gives person signals without a company domain the
 // person's current company, so they show up under the company too.
-func fillPersonCompanies(ctx context.Context, st prospector.Store, ss []*prospector.Signal) error {
+func fillPersonCompanies(ctx context.Context, st Store, ss []*prospector.Signal) error {
 	if len(ss) == 0 {
 		return nil
 	}
@@ -153,7 +153,7 @@ func personLabel(key string) string {
 
 // resolveEventCompanies maps each event's company domain to its id and
 // rejects events of unknown companies; keep reports which to write.
-func resolveEventCompanies(ctx context.Context, st prospector.Store, batch []pending, domainOf func(any) string,
+func resolveEventCompanies(ctx context.Context, st Store, batch []pending, domainOf func(any) string,
 	set func(any, int64), reject func(int, error)) ([]any, error) {
 	domains := make([]string, len(batch))
 	for i, p := range batch {
@@ -176,7 +176,7 @@ func resolveEventCompanies(ctx context.Context, st prospector.Store, batch []pen
 	return keep, nil
 }
 
-func flushNews(ctx context.Context, st prospector.Store, w prospector.Bulk, batch []pending, reject func(int, error)) (prospector.UpsertResult, error) {
+func flushNews(ctx context.Context, st Store, w prospector.Bulk, batch []pending, reject func(int, error)) (prospector.UpsertResult, error) {
 	keep, err := resolveEventCompanies(ctx, st, batch,
 		func(v any) string { return v.(*prospector.NewsEvent).CompanyDomain },
 		func(v any, id int64) { v.(*prospector.NewsEvent).CompanyID = id }, reject)
@@ -190,7 +190,7 @@ func flushNews(ctx context.Context, st prospector.Store, w prospector.Bulk, batc
 	return w.UpsertNewsEvents(ctx, es)
 }
 
-func flushFinancing(ctx context.Context, st prospector.Store, w prospector.Bulk, batch []pending, reject func(int, error)) (prospector.UpsertResult, error) {
+func flushFinancing(ctx context.Context, st Store, w prospector.Bulk, batch []pending, reject func(int, error)) (prospector.UpsertResult, error) {
 	keep, err := resolveEventCompanies(ctx, st, batch,
 		func(v any) string { return v.(*prospector.FinancingEvent).CompanyDomain },
 		func(v any, id int64) { v.(*prospector.FinancingEvent).CompanyID = id }, reject)

@@ -97,6 +97,17 @@ const DefaultBatchSize = 12500
 // SQLite's cache or its WAL, not in Go).
 const DefaultCommitSize = 100000
 
+// Store is what an import reads and writes: it writes through a bulk
+// session and reads the ids that link people and signals to companies and
+// people already stored.
+type Store interface {
+	prospector.BulkStore
+	CompanyIDsByDomain(ctx context.Context, domains []string) (map[string]int64, error)
+	CompanyIDsByNetworkURL(ctx context.Context, urls []string) (map[string]int64, error)
+	PersonIDsByKey(ctx context.Context, keys []string) (map[string]int64, error)
+	PeopleByID(ctx context.Context, ids []int64) ([]*prospector.Person, error)
+}
+
 // Import reads r to the end. Bad lines are reported and skipped; an error
 // is returned only when reading or the store fails. When reading fails,
 // what was written before is committed; when the store fails, what was
@@ -106,7 +117,7 @@ const DefaultCommitSize = 100000
 // Parsing, and for people linking to companies, run ahead of writing on
 // goroutines of their own, so they overlap on a multi-core machine;
 // callbacks still run on the caller's goroutine, in line order.
-func Import(ctx context.Context, st prospector.Store, r io.Reader, opt Options) (stats Stats, err error) {
+func Import(ctx context.Context, st Store, r io.Reader, opt Options) (stats Stats, err error) {
 	if opt.BatchSize <= 0 {
 		opt.BatchSize = DefaultBatchSize
 	}
@@ -259,12 +270,12 @@ func readBatches(ctx context.Context, src source, parse func(record) (any, error
 }
 
 // flushFunc writes a batch through w; reads it needs go to st.
-type flushFunc func(ctx context.Context, st prospector.Store, w prospector.Bulk, batch []pending, reject func(int, error)) (prospector.UpsertResult, error)
+type flushFunc func(ctx context.Context, st Store, w prospector.Bulk, batch []pending, reject func(int, error)) (prospector.UpsertResult, error)
 
 // prepareFunc does the reads a batch needs before it is written, such as
 // resolving references. It runs on the reading side of the pipeline, so
 // it overlaps with the write of the batch before.
-type prepareFunc func(ctx context.Context, st prospector.Store, batch []pending) error
+type prepareFunc func(ctx context.Context, st Store, batch []pending) error
 
 func kindFuncs(k Kind) (func(record) (any, error), prepareFunc, flushFunc, error) {
 	switch k {
@@ -285,7 +296,7 @@ func kindFuncs(k Kind) (func(record) (any, error), prepareFunc, flushFunc, error
 // prepareBatches runs prepare on each batch from in and passes it on,
 // until in closes or ctx is cancelled; then it closes out. A failure
 // travels with its batch, as a read failure does.
-func prepareBatches(ctx context.Context, st prospector.Store, prepare prepareFunc, in <-chan *parsedBatch, out chan<- *parsedBatch) {
+func prepareBatches(ctx context.Context, st Store, prepare prepareFunc, in <-chan *parsedBatch, out chan<- *parsedBatch) {
 	defer close(out)
 	for b := range in {
 		if b.err == nil && len(b.items) > 0 {

@@ -11,7 +11,7 @@ import (
 // every CommitSize records as an import is. Commit commits the rest;
 // Close ends the session, dropping what was not committed.
 type StoreSink struct {
-	Store prospector.Store
+	Store prospector.BulkStore
 	// CommitSize is the records between commits; default DefaultCommitSize.
 	CommitSize int
 

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"time"
-
-	"github.com/prospectorhq/prospector"
 )
 
 // How long finished jobs are kept by default: long enough to look into
@@ -17,12 +15,17 @@ const (
 	DefaultKeepFailed = 30 * 24 * time.Hour
 )
 
+// Pruning is what a Pruner calls: one bounded delete of finished jobs.
+type Pruning interface {
+	PruneJobs(ctx context.Context, doneBefore, failedBefore time.Time, limit int) (int64, error)
+}
+
 // Pruner deletes finished jobs once they are older than their retention,
 // counted from when they finished. Zero fields get the defaults
 // documented on them. Every node may run one: a pass deletes what is due
 // whoever runs it.
 type Pruner struct {
-	Store prospector.JobStore
+	Store Pruning
 	// KeepDone and KeepFailed are how long done and failed jobs are kept;
 	// default DefaultKeepDone and DefaultKeepFailed. A negative value keeps
 	// them for ever.

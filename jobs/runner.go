@@ -27,12 +27,23 @@ import (
 // lease; a handler should then return promptly.
 type Handler func(ctx context.Context, j *prospector.Job) error
 
+// Queue is what a Runner calls: it enqueues, claims and settles jobs
+// under their lease tokens. prospector.JobStore satisfies it.
+type Queue interface {
+	EnqueueJob(ctx context.Context, j *prospector.Job) (created bool, err error)
+	ClaimJobs(ctx context.Context, worker string, kinds []string, limit int, lease time.Duration, now time.Time) ([]*prospector.Job, error)
+	ExtendJobLease(ctx context.Context, id int64, token string, until time.Time) error
+	CompleteJob(ctx context.Context, id int64, token string) error
+	RetryJob(ctx context.Context, id int64, token string, runAt time.Time, lastError string) error
+	FailJob(ctx context.Context, id int64, token string, lastError string) error
+}
+
 // Runner claims jobs of the kinds it has handlers for and runs them.
 // Zero fields get the defaults documented on them when Run starts. Run
 // several runners, on one node or many, against the same store: each
 // job is claimed by one of them at a time.
 type Runner struct {
-	Store prospector.JobStore
+	Store Queue
 	// Worker names this runner in job leases (locked_by, for people
 	// reading the queue); default host-pid-random. Who holds a job is
 	// decided by each claim's lease token, not by this name.

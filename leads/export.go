@@ -27,7 +27,9 @@ type Service struct {
 // Store is what Service reads and writes.
 type Store interface {
 	LeadsByID(ctx context.Context, workspaceID string, ids []string) ([]*prospector.Lead, error)
-	prospector.IntegrationStore
+	WebhookSettings(ctx context.Context, workspaceID string) (*prospector.WebhookSettings, error)
+	CreateWebhookSettings(ctx context.Context, s *prospector.WebhookSettings) error
+	webhook.Integrations
 	SetLeadCampaign(ctx context.Context, workspaceID string, ids []string, campaignID string) error
 }
 

@@ -22,7 +22,7 @@ import (
 // Engine runs the radars of a store. Zero fields get the defaults
 // documented on them.
 type Engine struct {
-	Store prospector.Store
+	Store EngineStore
 	// Searcher is the search index (required): it supplies the people a
 	// company signal goes to, and the cards of companies and people that
 	// a Catalog completes from the store.
@@ -44,6 +44,22 @@ type Engine struct {
 	// WriteBatch is the number of leads one backfill transaction writes;
 	// default 2,000.
 	WriteBatch int
+}
+
+// EngineStore is what the engine reads and writes: radars and the signals
+// they match, the workspace's signal allowance, the lead batches it
+// applies, and the cards a Catalog completes from the store.
+type EngineStore interface {
+	prospector.CatalogStore
+	ListRadars(ctx context.Context) ([]*prospector.Radar, error)
+	Radar(ctx context.Context, id string) (*prospector.Radar, error)
+	RadarBacklog(ctx context.Context) (prospector.RadarBacklog, error)
+	BackfillSignals(ctx context.Context, s prospector.BackfillScan) ([]prospector.SignalRef, error)
+	SignalsByID(ctx context.Context, ids []int64) ([]*prospector.Signal, error)
+	ListSignals(ctx context.Context, after int64, limit int) ([]*prospector.Signal, error)
+	RadarSignalsUsed(ctx context.Context, workspaceID string, periodStart time.Time) (int64, error)
+	WorkspaceByID(ctx context.Context, id string) (*prospector.Workspace, error)
+	ApplyLeadBatch(ctx context.Context, b *prospector.LeadBatch) (prospector.LeadBatchResult, error)
 }
 
 // Defaults of the Engine fields.

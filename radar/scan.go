@@ -160,9 +160,10 @@ const backfillRetry = time.Minute
 // Schedule enqueues the radar jobs until ctx ends: every interval it
 // reads the backlog and enqueues a scan when signals wait beyond a
 // radar's cursor (imports run in another process, so polling is how it
-// learns of them), and the backfill of radars created without one (a
-// node that stopped between creating a radar and enqueuing its backfill,
-// or a backfill that failed), at most once a minute per radar. Dedupe
+// learns of them), and the backfill of radars whose backfill has not
+// completed (one that failed, or a radar written by CreateRadar, which
+// enqueues none; CreateRadarInQuota writes the radar and its job in one
+// transaction), at most once a minute per radar. Dedupe
 // keys keep one scan and one backfill per radar queued at a time across
 // every node.
 func (e *Engine) Schedule(ctx context.Context, q Enqueuer, interval time.Duration) {

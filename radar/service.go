@@ -135,6 +135,12 @@ func (s *Service) limitReached(ctx context.Context, ws *prospector.Workspace) er
 type LeadsRequest struct {
 	MinScore  string `json:"min_score"`  // a number from 0 to 100
 	DateRange string `json:"date_range"` // last_24_hours, last_7_days, last_30_days, last_90_days or all_time
+	// Limit caps the leads read, for a front end that shows fewer (the
+	// console); 0 or more than the API's bound means that bound (500).
+	Limit int `json:"-"`
+	// Context caps the signals read per lead; 0 or more than the API's
+	// 10 means 10.
+	Context int `json:"-"`
 }
 
 // Leads returns the leads of the workspace's radar id, best first, each
@@ -142,6 +148,13 @@ type LeadsRequest struct {
 // like a radar id, 404 for an unknown radar and for another workspace's.
 func (s *Service) Leads(ctx context.Context, ws *prospector.Workspace, id string, req LeadsRequest) ([]wire.RadarLead, error) {
 	f := prospector.LeadFilter{Limit: maxRadarLeads}
+	if req.Limit > 0 && req.Limit < maxRadarLeads {
+		f.Limit = req.Limit
+	}
+	perLead := leadContextLimit
+	if req.Context > 0 && req.Context < leadContextLimit {
+		perLead = req.Context
+	}
 	var err error
 	if f.MinScore, err = minScore(req.MinScore); err != nil {
 		return nil, err
@@ -162,7 +175,7 @@ func (s *Service) Leads(ctx context.Context, ws *prospector.Workspace, id string
 	for i, l := range leads {
 		ids[i] = l.ID
 	}
-	sigs, err := s.Store.LeadSignals(ctx, ids, f.Since, leadContextLimit)
+	sigs, err := s.Store.LeadSignals(ctx, ids, f.Since, perLead)
 	if err != nil {
 		return nil, err
 	}
@@ -172,6 +185,8 @@ func (s *Service) Leads(ctx context.Context, ws *prospector.Workspace, id string
 // SignalsRequest filters a radar's signals, as LeadsRequest does.
 type SignalsRequest struct {
 	DateRange string `json:"date_range"`
+	// Limit caps the signals read, as LeadsRequest's does (500).
+	Limit int `json:"-"`
 }
 
 // Signals returns the signals attached to the leads of the workspace's
@@ -185,7 +200,11 @@ func (s *Service) Signals(ctx context.Context, ws *prospector.Workspace, id stri
 	if err != nil {
 		return nil, err
 	}
-	sigs, err := s.Store.RadarSignals(ctx, radar.ID, since, maxRadarSignals)
+	limit := maxRadarSignals
+	if req.Limit > 0 && req.Limit < maxRadarSignals {
+		limit = req.Limit
+	}
+	sigs, err := s.Store.RadarSignals(ctx, radar.ID, since, limit)
 	if err != nil {
 		return nil, err
 	}

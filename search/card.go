@@ -77,6 +77,16 @@ func readStrings(b []byte, out []string) []byte {
 	return b
 }
 
+// How the index keeps each string field of a company card (see strtab):
+// Name, Domain, Website, Industry, City, Region, CountryCode,
+// EmployeeRange, NetworkURL. Names are shared with people's company
+// names.
+var companyModes = []uint8{keepShared, keepInline, keepInline, keepShared, keepShared, keepShared, keepShared, keepShared, keepPrefix}
+
+// How the index keeps each string field of a person card: ExternalID,
+// FullName, Title, CompanyName, NetworkURL, City, Region, CountryCode.
+var personModes = []uint8{keepInline, keepInline, keepShared, keepShared, keepPrefix, keepShared, keepShared, keepShared}
+
 // companyCard encodes the list-item fields of a company.
 func companyCard(c *prospector.Company) []byte {
 	b := appendStrings(nil, c.Name, c.Domain, c.Website, c.Industry, c.City, c.Region, c.CountryCode, c.EmployeeRange, c.NetworkURL)
@@ -91,6 +101,11 @@ func companyCard(c *prospector.Company) []byte {
 func decodeCompanyCard(c *prospector.Company, id int64, b []byte, count *int64) {
 	var f [9]string
 	b = readStrings(b, f[:])
+	fillCompany(c, id, &f, b, count)
+}
+
+// fillCompany fills c from a card's strings and the bytes after them.
+func fillCompany(c *prospector.Company, id int64, f *[9]string, b []byte, count *int64) {
 	*c = prospector.Company{ID: id, Name: f[0], Domain: f[1], Website: f[2], Industry: f[3], City: f[4],
 		Region: f[5], CountryCode: f[6], EmployeeRange: f[7], NetworkURL: f[8]}
 	if b[0] == 1 {
@@ -113,6 +128,11 @@ func personCard(p *prospector.Person) []byte {
 func decodePersonCard(p *prospector.Person, id int64, b []byte, score *float64) {
 	var f [8]string
 	b = readStrings(b, f[:])
+	fillPerson(p, id, &f, b, score)
+}
+
+// fillPerson fills p from a card's strings and the bytes after them.
+func fillPerson(p *prospector.Person, id int64, f *[8]string, b []byte, score *float64) {
 	*p = prospector.Person{ID: id, ExternalID: f[0], FullName: f[1], Title: f[2], CompanyName: f[3], NetworkURL: f[4],
 		City: f[5], Region: f[6], CountryCode: f[7]}
 	if b[0] == 1 {

@@ -42,26 +42,24 @@ type Index struct {
 
 	companies  *postings
 	companyAll *roaring.Bitmap
-	// facts maps a company id to its companyFacts, interned (+1; 0:
-	// unknown): a map of structs of strings held a pointer per company.
-	facts     []uint32
-	factTable []companyFacts
-	factIdx   map[companyFacts]uint32
+	facts      factTable[companyFacts]
 	// cards keep each row's list-item fields, so result pages need no
-	// database read.
+	// database read; their repetitive fields are ids into strs.
 	cards      recordArena
+	strs       strtab
 	companySeq int64
 
 	people         *postings // the person's own terms
 	personCards    recordArena
-	peopleCo       *postings // terms taken from the person's company
+	personFacts    factTable[personFacts] // what a card lacks to tell a person's terms
+	peopleCo       *postings              // terms taken from the person's company
 	peopleAll      *roaring.Bitmap
 	members        memberLists // people under their company
 	personSeq      int64
 	signals        signalSet
 	byDomain       map[uint64]uint32 // hash of a company's domain -> its id
 	seed           maphash.Seed
-	store          prospector.Store
+	store          Changes
 	optimizedAtLen uint64
 	gen            uint64 // bumped by every applied batch; keys the filter cache
 	cache          filterCache
@@ -74,18 +72,32 @@ type companyFacts struct {
 	size, industry string
 }
 
+// personFacts are the fields of a person's terms its card does not
+// hold.
+type personFacts struct {
+	level, function string
+}
+
 // PeopleVersion changes whenever the index takes in changed people. The
 // index reads people the store has already committed, so a cache that
 // notes the version before reading a person from the store holds the
 // person no longer than the index's lag behind the store.
 func (ix *Index) PeopleVersion() uint64 { return ix.peopleVersion.Load() }
 
+// Changes is what the index reads from the store: the rows written after
+// a sequence number, in order. The whole prospector.Store satisfies it.
+type Changes interface {
+	CompaniesChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Company, error)
+	PeopleChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Person, error)
+	SignalsChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Signal, error)
+}
+
 // New returns an empty index over st; Sync or Follow fills it.
-func New(st prospector.Store) *Index {
+func New(st Changes) *Index {
 	return &Index{
-		store: st, companies: newPostings("c"), companyAll: roaring.New(), factIdx: map[companyFacts]uint32{},
-		people: newPostings("p"), peopleCo: newPostings("pc"), peopleAll: roaring.New(),
-		byDomain: map[uint64]uint32{}, seed: maphash.MakeSeed(),
+		store: st, companies: newPostings("c", true), companyAll: roaring.New(),
+		people: newPostings("p", false), peopleCo: newPostings("pc", false), peopleAll: roaring.New(),
+		byDomain: map[uint64]uint32{}, seed: maphash.MakeSeed(), strs: newStrtab(),
 	}
 }
 
@@ -225,16 +237,16 @@ func (ix *Index) applyCompanies(cs []*prospector.Company) error {
 		ix.companies.set(id, key, companyTerms(c))
 		ix.companyAll.Add(key)
 		facts := companyFacts{size: c.EmployeeRange, industry: strings.ToLower(c.Industry)}
-		if old, ok := ix.factsOf(id); ok && old != facts {
+		if old, ok := ix.facts.get(id); ok && old != facts {
 			// People filtered through this company must see the change.
-			terms := facts.terms()
+			was, terms := old.terms(), facts.terms()
 			ix.members.each(id, func(pid uint32) bool {
-				ix.peopleCo.set(pid, ix.people.keys[pid], terms)
+				ix.peopleCo.move(pid, ix.people.keys[pid], was, terms)
 				return true
 			})
 		}
-		ix.setFacts(id, facts)
-		ix.cards.put(id, companyCard(c))
+		ix.facts.set(id, facts)
+		ix.cards.put(id, ix.strs.pack(companyCard(c), 0, companyModes))
 		ix.byDomain[maphash.String(ix.seed, c.Domain)] = id
 		if c.Seq > ix.companySeq {
 			ix.companySeq = c.Seq
@@ -248,25 +260,6 @@ func (ix *Index) companyKey(id uint32) uint32 {
 		return ix.companies.keys[id]
 	}
 	return 0
-}
-
-// factsOf returns the facts of a company, ok false when it is unknown.
-func (ix *Index) factsOf(id uint32) (companyFacts, bool) {
-	if int(id) < len(ix.facts) && ix.facts[id] != 0 {
-		return ix.factTable[ix.facts[id]-1], true
-	}
-	return companyFacts{}, false
-}
-
-func (ix *Index) setFacts(id uint32, f companyFacts) {
-	i, ok := ix.factIdx[f]
-	if !ok {
-		ix.factTable = append(ix.factTable, f)
-		i = uint32(len(ix.factTable))
-		ix.factIdx[f] = i
-	}
-	ix.facts = grow(ix.facts, id)
-	ix.facts[id] = i
 }
 
 func (f companyFacts) terms() []string {
@@ -319,12 +312,17 @@ func (ix *Index) applyPeople(ps []*prospector.Person) error {
 			return err
 		}
 		id := uint32(p.ID)
+		var was, wasCo []string // the terms it had
 		if int(id) < len(ix.people.keys) && ix.people.keys[id] != 0 {
 			ix.peopleAll.Remove(ix.people.keys[id])
+			was = ix.personTermsOf(id)
+			facts, _ := ix.facts.get(ix.members.ownerOf(id))
+			wasCo = facts.terms()
 		}
-		ix.people.set(id, key, personTerms(p))
+		ix.people.move(id, key, was, personTerms(p))
 		ix.peopleAll.Add(key)
-		ix.personCards.put(id, personCard(p))
+		ix.personCards.put(id, ix.strs.pack(personCard(p), 0, personModes))
+		ix.personFacts.set(id, personFacts{level: p.JobLevel, function: p.JobFunction})
 		var co uint32
 		if p.CompanyID != nil {
 			co = uint32(*p.CompanyID)
@@ -333,17 +331,31 @@ func (ix *Index) applyPeople(ps []*prospector.Person) error {
 			if ix.members.ownerOf(id) != co {
 				ix.members.insert(id, co, nil)
 			}
-			facts, _ := ix.factsOf(co)
-			ix.peopleCo.set(id, key, facts.terms())
+			facts, _ := ix.facts.get(co)
+			ix.peopleCo.move(id, key, wasCo, facts.terms())
 		} else {
 			ix.members.remove(id)
-			ix.peopleCo.remove(id)
+			ix.peopleCo.move(id, 0, wasCo, nil)
 		}
 		if p.Seq > ix.personSeq {
 			ix.personSeq = p.Seq
 		}
 	}
 	return nil
+}
+
+// personTermsOf returns the terms of an indexed person, from its card
+// and facts as they were indexed.
+func (ix *Index) personTermsOf(id uint32) []string {
+	rec := ix.personCards.get(int64(id))
+	if rec == nil {
+		return nil
+	}
+	var p prospector.Person
+	decodePersonCard(&p, int64(id), ix.strs.unpack(nil, rec, 0, len(personModes)), new(float64))
+	facts, _ := ix.personFacts.get(id)
+	p.JobLevel, p.JobFunction = facts.level, facts.function
+	return personTerms(&p)
 }
 
 func personTerms(p *prospector.Person) []string {
@@ -373,9 +385,12 @@ func (ix *Index) CompanyCards(ids []int64) []*prospector.Company {
 	out := make([]*prospector.Company, 0, len(ids))
 	slab := make([]prospector.Company, len(ids))
 	counts := make([]int64, len(ids))
+	join := make([]byte, 0, 48*len(ids)) // URLs of the page, joined from prefix and rest
 	for i, id := range ids {
 		if rec := ix.cards.get(id); rec != nil {
-			decodeCompanyCard(&slab[i], id, rec, &counts[i])
+			var f [9]string
+			rest := ix.strs.strings(rec, 0, f[:], &join)
+			fillCompany(&slab[i], id, &f, rest, &counts[i])
 			out = append(out, &slab[i])
 		}
 	}
@@ -389,9 +404,12 @@ func (ix *Index) PersonCards(ids []int64) []*prospector.Person {
 	out := make([]*prospector.Person, 0, len(ids))
 	slab := make([]prospector.Person, len(ids))
 	scores := make([]float64, len(ids))
+	join := make([]byte, 0, 48*len(ids)) // URLs of the page, joined from prefix and rest
 	for i, id := range ids {
 		if rec := ix.personCards.get(id); rec != nil {
-			decodePersonCard(&slab[i], id, rec, &scores[i])
+			var f [8]string
+			rest := ix.strs.strings(rec, 0, f[:], &join)
+			fillPerson(&slab[i], id, &f, rest, &scores[i])
 			out = append(out, &slab[i])
 		}
 	}

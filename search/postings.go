@@ -3,14 +3,18 @@ package search
 import "github.com/RoaringBitmap/roaring/v2"
 
 // postings maps terms ("field\x00value") to the bitmap of row ids that
-// have them, and remembers each row's terms so an update can take the
-// old ones away. The per-row term lists live in one pointer-free arena:
-// at millions of rows, millions of small slices would cost both memory
-// and garbage-collector scanning time.
+// have them. With rowTerms it remembers each row's terms so an update
+// can take the old ones away (set); the per-row term lists live in one
+// pointer-free arena: at millions of rows, millions of small slices
+// would cost both memory and garbage-collector scanning time. Without,
+// the caller says what a row's old terms were (move): people's are
+// computed again from their cards, which saved a quarter of the index's
+// memory per person.
 type postings struct {
-	name  string // tells the index's postings apart in cache keys
-	ids   map[string]uint32
-	lists []*roaring.Bitmap
+	name     string // tells the index's postings apart in cache keys
+	rowTerms bool
+	ids      map[string]uint32
+	lists    []*roaring.Bitmap
 
 	arena  []uint32 // term ids of every row, back to back
 	start  []uint32 // row id -> offset in arena
@@ -19,8 +23,8 @@ type postings struct {
 	dead   int      // arena entries no row points at any more
 }
 
-func newPostings(name string) *postings {
-	return &postings{name: name, ids: map[string]uint32{}}
+func newPostings(name string, rowTerms bool) *postings {
+	return &postings{name: name, rowTerms: rowTerms, ids: map[string]uint32{}}
 }
 
 func term(field, value string) string { return field + "\x00" + value }
@@ -71,8 +75,34 @@ func (p *postings) set(doc, key uint32, terms []string) {
 	}
 }
 
-// remove takes a row out of every list it is in.
+// move takes a row out of the lists of old, its terms until now, and
+// puts key in those of terms; key 0 leaves it in none. Taking it out of
+// a list it is not in does nothing, so old may say too much, never too
+// little.
+func (p *postings) move(doc, key uint32, old, terms []string) {
+	p.keys = grow(p.keys, doc)
+	if k := p.keys[doc]; k != 0 {
+		for _, t := range old {
+			if b := p.get(t); b != nil {
+				b.Remove(k)
+			}
+		}
+	}
+	p.keys[doc] = key
+	if key == 0 {
+		return
+	}
+	for _, t := range terms {
+		p.lists[p.termID(t)].Add(key)
+	}
+}
+
+// remove takes a row out of every list it is in; only postings with
+// rowTerms know which (the others use move).
 func (p *postings) remove(doc uint32) {
+	if !p.rowTerms {
+		panic("search: remove on postings " + p.name + ", which keep no row terms: use move")
+	}
 	ts := p.terms(doc)
 	for _, id := range ts {
 		p.lists[id].Remove(p.keys[doc])

@@ -99,7 +99,7 @@ func (ix *Index) encodeSignal(s *prospector.Signal) ([]byte, error) {
 		flags |= sigHasDetected
 	}
 	domain := ""
-	if c := ix.cards.get(*s.CompanyID); c == nil || cardDomain(c) != s.CompanyDomain {
+	if c := ix.cards.get(*s.CompanyID); c == nil || ix.cardDomain(c) != s.CompanyDomain {
 		flags |= sigOwnDomain
 		domain = s.CompanyDomain
 	}
@@ -121,17 +121,23 @@ func (ix *Index) encodeSignal(s *prospector.Signal) ([]byte, error) {
 	if flags&sigHasScore != 0 {
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(*s.Score))
 	}
-	return b, nil
+	return ix.strs.pack(b, 2, signalModes), nil
 }
+
+// How the index keeps a signal's string fields: ExternalID, Title,
+// Detail, SourceURL (its own domain, when it has one, stays inline).
+var signalModes = []uint8{keepInline, keepShared, keepInline, keepPrefix}
 
 // decodeSignal fills s from its record; ids (two slots) and score are
 // where its CompanyID, PersonID and Score point, so a batch of signals
 // takes a few allocations rather than a few per signal.
-func (ix *Index) decodeSignal(s *prospector.Signal, id int64, co uint32, b []byte, ids []int64, score *float64) {
+// join is where URLs kept as a shared prefix are joined (see
+// strtab.strings).
+func (ix *Index) decodeSignal(s *prospector.Signal, id int64, co uint32, b []byte, ids []int64, score *float64, join *[]byte) {
 	set := &ix.signals
 	t, flags := b[0], b[1]
 	var f [4]string
-	b = readStrings(b[2:], f[:])
+	b = ix.strs.strings(b, 2, f[:], join)
 	ids[0] = int64(co)
 	*s = prospector.Signal{ID: id, ExternalID: f[0], Type: set.types[t], Title: f[1], Detail: f[2], SourceURL: f[3],
 		CompanyID: &ids[0]}
@@ -140,7 +146,7 @@ func (ix *Index) decodeSignal(s *prospector.Signal, id int64, co uint32, b []byt
 		b = readStrings(b, d[:])
 		s.CompanyDomain = d[0]
 	} else {
-		s.CompanyDomain = cardDomain(ix.cards.get(ids[0]))
+		s.CompanyDomain = ix.cardDomain(ix.cards.get(ids[0]))
 	}
 	var v [3]int64
 	for i := range v {
@@ -162,12 +168,9 @@ func (ix *Index) decodeSignal(s *prospector.Signal, id int64, co uint32, b []byt
 	}
 }
 
-// cardDomain reads the domain, the second field of a company card.
-func cardDomain(card []byte) string {
-	var f [2]string
-	readStrings(card, f[:])
-	return f[1]
-}
+// cardDomain reads the domain, the second field of a company card as
+// the index keeps it.
+func (ix *Index) cardDomain(card []byte) string { return ix.strs.string(card, 0, 1) }
 
 // CompanySignals returns the newest perCompany signals of each company the
 // index knows, ordered by company id, then newest first (as
@@ -204,8 +207,9 @@ func (ix *Index) CompanySignals(companyIDs []int64, perCompany int) (signals []*
 	idSlab := make([]int64, 2*len(hits))
 	scores := make([]float64, len(hits))
 	signals = make([]*prospector.Signal, len(hits))
+	join := make([]byte, 0, 48*len(hits)) // source URLs, joined from prefix and rest
 	for i, h := range hits {
-		ix.decodeSignal(&slab[i], int64(h.sid), h.co, set.recs.get(int64(h.sid)), idSlab[2*i:2*i+2], &scores[i])
+		ix.decodeSignal(&slab[i], int64(h.sid), h.co, set.recs.get(int64(h.sid)), idSlab[2*i:2*i+2], &scores[i], &join)
 		signals[i] = &slab[i]
 	}
 	return signals, missing
@@ -220,7 +224,7 @@ func (ix *Index) CompanyIDsByDomain(domains []string) map[string]int64 {
 	for _, d := range domains {
 		id, ok := ix.byDomain[maphash.String(ix.seed, d)]
 		// Two domains could share a hash: the card says which one it is.
-		if ok && cardDomain(ix.cards.get(int64(id))) == d {
+		if ok && ix.cardDomain(ix.cards.get(int64(id))) == d {
 			out[d] = int64(id)
 		}
 	}

@@ -51,13 +51,22 @@ func walk(ctx context.Context, pl plan, from prospector.SearchPosition, limit in
 				start = lastKey + 1
 			}
 			// Smallest first: every later AND then works on a small result.
-			bs := bySize(conj)
-			m := bs[0]
-			for _, b := range bs[1:] {
-				if m.IsEmpty() {
-					break
+			intersect := func() *roaring.Bitmap {
+				bs := bySize(conj)
+				m := bs[0]
+				for _, b := range bs[1:] {
+					if m.IsEmpty() {
+						break
+					}
+					m = roaring.And(m, b)
 				}
-				m = roaring.And(m, b)
+				return m
+			}
+			var m *roaring.Bitmap
+			if pl.intersect != nil && len(conj) > 1 {
+				m = pl.intersect(t, intersect)
+			} else {
+				m = intersect()
 			}
 			it := m.Iterator()
 			it.AdvanceIfNeeded(start)

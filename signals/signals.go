@@ -229,3 +229,15 @@ func (s *Service) records(ctx context.Context, sigs []*prospector.Signal, known 
 	}
 	return out, nil
 }
+
+// Profile returns the company id names (as Company takes it) as a
+// search result card, for a front end's company page: 400 for an id
+// that is none of the forms, 404 for a company the data does not hold.
+func (s *Service) Profile(ctx context.Context, id string) (*wire.Company, error) {
+	co, err := s.companyByID(ctx, "id", id)
+	if err != nil {
+		return nil, err
+	}
+	c := wire.NewCompany(co)
+	return &c, nil
+}

@@ -3,6 +3,7 @@ package sources
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -10,15 +11,31 @@ import (
 )
 
 // Source names a cycle may be limited to, besides a board endpoint
-// ("greenhouse", "lever-eu", ...): every board, or every website.
+// ("greenhouse", "lever-eu", ...): every board, or every website; the
+// news source's feeds and GDELT targets (both, or one kind); SEC EDGAR,
+// which reads daily indexes rather than targets (RunSEC).
 const (
 	SourceBoards  = "boards"
 	SourceWebsite = "website"
+	SourceNews    = "news"
+	SourceFeed    = prospector.TargetFeed
+	SourceGDELT   = prospector.TargetGDELT
+	SourceSEC     = "sec"
 )
 
-// polledKinds are the kinds a cycle polls: feeds wait for the news
-// source, careers pages are fetched with their homepage.
-var polledKinds = []string{prospector.TargetBoard, prospector.TargetHomepage}
+// polledKinds are the kinds a cycle polls: boards and homepages, feeds
+// when the news source is on, GDELT targets when its GDELT is; careers
+// pages are fetched with their homepage.
+func (p *Poller) polledKinds() []string {
+	ks := []string{prospector.TargetBoard, prospector.TargetHomepage}
+	if p.News != nil {
+		ks = append(ks, prospector.TargetFeed)
+		if p.News.GDELT {
+			ks = append(ks, prospector.TargetGDELT)
+		}
+	}
+	return ks
+}
 
 // CycleOptions select what a cycle polls.
 type CycleOptions struct {
@@ -51,6 +68,11 @@ func (p *Poller) Cycle(ctx context.Context, o CycleOptions) (*Summary, error) {
 	now := p.now()
 	if _, err := p.Store.SyncWatches(ctx, now); err != nil {
 		return nil, fmt.Errorf("sources: sync watches: %w", err)
+	}
+	if o.Source == "" || o.Source == SourceNews || o.Source == SourceGDELT {
+		if err := p.syncGDELT(ctx, true); err != nil {
+			return nil, err
+		}
 	}
 	targets, skipped, err := p.selectTargets(ctx, o, now)
 	if err != nil {
@@ -145,9 +167,12 @@ func (p *Poller) pollIn(ctx context.Context, t *prospector.SourceTarget, co *com
 		r   *Result
 		err error
 	)
-	if t.Kind == prospector.TargetBoard {
+	switch t.Kind {
+	case prospector.TargetBoard:
 		r, err = p.pollBoard(ctx, t, co, bt)
-	} else {
+	case prospector.TargetFeed, prospector.TargetGDELT:
+		r, err = p.pollNews(ctx, t, co)
+	default:
 		r, err = p.crawlSite(ctx, t, co)
 	}
 	if r != nil {
@@ -160,22 +185,29 @@ func (p *Poller) pollIn(ctx context.Context, t *prospector.SourceTarget, co *com
 // matching ones it leaves out because they are paused.
 func (p *Poller) selectTargets(ctx context.Context, o CycleOptions, now time.Time) ([]*prospector.SourceTarget, int, error) {
 	kind, board := "", ""
+	kinds := p.polledKinds()
 	switch o.Source {
 	case "":
 	case SourceBoards:
 		kind = prospector.TargetBoard
 	case SourceWebsite:
 		kind = prospector.TargetHomepage
+	case SourceNews:
+		kinds = []string{prospector.TargetFeed, prospector.TargetGDELT}
+	case SourceFeed, SourceGDELT:
+		kind = o.Source
+	case SourceSEC:
+		return nil, 0, nil // not targets: RunSEC
 	default:
 		kind, board = prospector.TargetBoard, o.Source
 	}
 	match := func(t *prospector.SourceTarget) bool {
 		return (o.Domain == "" || t.Domain == o.Domain) && (kind == "" || t.Kind == kind) &&
-			(board == "" || t.Board == board) && (t.Kind == prospector.TargetBoard || t.Kind == prospector.TargetHomepage)
+			(board == "" || t.Board == board) && slices.Contains(kinds, t.Kind) && slices.Contains(p.polledKinds(), t.Kind)
 	}
 	var out []*prospector.SourceTarget
 	if !o.All {
-		due, err := p.Store.DueTargets(ctx, prospector.DueFilter{Now: now, Kinds: polledKinds})
+		due, err := p.Store.DueTargets(ctx, prospector.DueFilter{Now: now, Kinds: p.polledKinds()})
 		if err != nil {
 			return nil, 0, fmt.Errorf("sources: due targets: %w", err)
 		}

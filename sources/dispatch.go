@@ -39,8 +39,11 @@ func newDispatch(ts []*prospector.SourceTarget) *dispatch {
 // groupOf names where a target is fetched from and how many of its
 // group may run at once.
 func groupOf(t *prospector.SourceTarget) (string, int) {
-	if t.Kind == prospector.TargetBoard {
+	switch t.Kind {
+	case prospector.TargetBoard:
 		return "board:" + t.Board, BoardsPerVendor
+	case prospector.TargetGDELT:
+		return "gdelt", 1 // one client, one request every five seconds
 	}
 	return "site:" + t.Domain, 1
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/prospectorhq/prospector"
@@ -18,6 +19,12 @@ type Poller struct {
 	Fetcher prospector.Fetcher
 	Boards  Boards
 	Sites   Sites
+	// News, when set, polls the watched companies' feeds (and GDELT
+	// targets); nil leaves them unpolled.
+	News *News
+	// SEC, when set, is the SEC EDGAR source (RunSEC, and serve's SEC
+	// job); it reads daily indexes, not targets.
+	SEC *SEC
 	// Intervals are the regular intervals between polls; zero fields
 	// take prospector.DefaultPollIntervals'.
 	Intervals prospector.PollIntervals
@@ -92,7 +99,11 @@ type Result struct {
 	Discovered []*prospector.SourceTarget
 	NewTargets int
 	Pages      int // pages a website crawl fetched
-	Duration   time.Duration
+	// Items counts the items a feed or GDELT poll read, and News what
+	// storing its stories did.
+	Items    int
+	News     prospector.NewsResult
+	Duration time.Duration
 
 	// deferred: the poll waits in a cycle's batch to be stored; flushed
 	// are the results of the batch this poll filled and stored.
@@ -107,8 +118,11 @@ const StatusSkipped = "skipped"
 
 // Label names a target for people: "greenhouse:acme" or its URL.
 func Label(t *prospector.SourceTarget) string {
-	if t.Kind == prospector.TargetBoard {
+	switch t.Kind {
+	case prospector.TargetBoard:
 		return t.Board + ":" + t.Ref
+	case prospector.TargetGDELT:
+		return "gdelt:" + t.Ref
 	}
 	return t.Ref
 }
@@ -117,10 +131,11 @@ func Label(t *prospector.SourceTarget) string {
 // its adapter, a homepage as a crawl of the company's site (with its
 // careers page). Failures of the source are recorded on the target and
 // reported in the Result, not returned; the error is the store's.
-// Feeds and careers pages are not polled on their own: feeds wait for
-// the news source, careers pages are fetched with their homepage.
+// Feeds and GDELT targets are polled by the news source (when News is
+// set); careers pages are not polled on their own but with their
+// homepage.
 func (p *Poller) Poll(ctx context.Context, t *prospector.SourceTarget) (*Result, error) {
-	if t.Kind != prospector.TargetBoard && t.Kind != prospector.TargetHomepage {
+	if !slices.Contains(p.polledKinds(), t.Kind) {
 		return &Result{Target: t, Status: StatusSkipped, Error: t.Kind + " targets are not polled on their own"}, nil
 	}
 	return p.pollIn(ctx, t, nil, nil)

@@ -51,11 +51,19 @@ func (p *Poller) ScheduleOnce(ctx context.Context, q Enqueuer) (int, error) {
 	if _, err := p.Store.SyncWatches(ctx, now); err != nil {
 		return 0, fmt.Errorf("sources: sync watches: %w", err)
 	}
-	due, err := p.Store.DueTargets(ctx, prospector.DueFilter{Now: now, Kinds: polledKinds, Limit: maxEnqueue})
+	if err := p.syncGDELT(ctx, false); err != nil {
+		return 0, err
+	}
+	due, err := p.Store.DueTargets(ctx, prospector.DueFilter{Now: now, Kinds: p.polledKinds(), Limit: maxEnqueue})
 	if err != nil {
 		return 0, fmt.Errorf("sources: due targets: %w", err)
 	}
 	n := 0
+	if created, err := p.scheduleSEC(ctx, q); err != nil {
+		return 0, fmt.Errorf("sources: schedule sec: %w", err)
+	} else if created {
+		n++
+	}
 	for _, t := range due {
 		created, err := q.Enqueue(ctx, prospector.SourcePollJob(t.ID))
 		if err != nil {
@@ -98,7 +106,8 @@ func (p *Poller) PollJob(ctx context.Context, j *prospector.Job) error {
 	}
 	p.logger().Info("source polled", "target", t.ID, "kind", t.Kind, "source", Label(t), "domain", t.Domain,
 		"result", r.Status, "error", r.Error, "new", r.Openings.New, "changed", r.Openings.Changed,
-		"closed", r.Openings.Closed, "signals", r.Openings.Signals+r.Tech.Signals, "new_targets", r.NewTargets)
+		"closed", r.Openings.Closed, "signals", r.Openings.Signals+r.Tech.Signals+r.News.Signals, "news_events", r.News.Events,
+		"new_targets", r.NewTargets)
 	if p.Queue != nil {
 		for _, d := range r.Discovered {
 			if _, err := p.Queue.Enqueue(ctx, prospector.SourcePollJob(d.ID)); err != nil {

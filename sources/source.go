@@ -19,13 +19,23 @@ import (
 	"github.com/prospectorhq/prospector"
 )
 
-// Store is what the poller reads and writes.
+// Store is what the poller reads and writes: the watch list it turns
+// into targets, the targets it polls and their schedule, the companies a
+// find is attributed to, and the job openings and technologies it
+// records. Adding and removing watches is the CLI's, not the poller's.
 type Store interface {
-	prospector.WatchStore
-	prospector.TargetStore
-	prospector.JobOpeningStore
-	prospector.TechnologyStore
+	Watches(ctx context.Context) ([]*prospector.Watch, error)
+	SyncWatches(ctx context.Context, now time.Time) (prospector.WatchSync, error)
+	EnsureCompanies(ctx context.Context, cs []*prospector.Company) (int, error)
 	CompaniesByID(ctx context.Context, ids []int64) ([]*prospector.Company, error)
+	AddTargets(ctx context.Context, ts []*prospector.SourceTarget, now time.Time) (added int, err error)
+	Target(ctx context.Context, id int64) (*prospector.SourceTarget, error)
+	ListTargets(ctx context.Context, f prospector.TargetFilter) ([]*prospector.SourceTarget, error)
+	DueTargets(ctx context.Context, f prospector.DueFilter) ([]*prospector.SourceTarget, error)
+	RecordPoll(ctx context.Context, targetID int64, o prospector.PollOutcome) (*prospector.SourceTarget, error)
+	ApplyBoardPoll(ctx context.Context, p *prospector.BoardPoll) (prospector.BoardPollResult, error)
+	ApplyBoardPolls(ctx context.Context, ps []*prospector.BoardPoll) ([]prospector.BoardPollResult, error)
+	ApplyTechCrawl(ctx context.Context, c *prospector.TechCrawl) (prospector.TechCrawlResult, error)
 }
 
 // Boards reads job boards.

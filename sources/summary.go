@@ -13,6 +13,8 @@ type Summary struct {
 	Targets  int // polled (or skipped after a look)
 	Boards   int
 	Websites int
+	// Feeds counts the feed and GDELT targets polled.
+	Feeds int
 	// OK, NotModified, Failed and Skipped count the targets by result;
 	// Skipped counts too the matching targets left out because paused.
 	OK, NotModified, Failed, Skipped int
@@ -24,18 +26,25 @@ type Summary struct {
 	// careers pages, feeds).
 	Discovered int
 	Pages      int
-	Duration   time.Duration
+	// Items counts the news items read; News sums what storing their
+	// stories did.
+	Items    int
+	News     prospector.NewsResult
+	Duration time.Duration
 }
 
-// Signals is how many signals the cycle created: hiring and technology
-// changes.
-func (s *Summary) Signals() int { return s.Openings.Signals + s.Tech.Signals }
+// Signals is how many signals the cycle created: hiring, technology
+// changes and news.
+func (s *Summary) Signals() int { return s.Openings.Signals + s.Tech.Signals + s.News.Signals }
 
 func (s *Summary) add(r *Result) {
 	s.Targets++
-	if r.Target.Kind == prospector.TargetBoard {
+	switch r.Target.Kind {
+	case prospector.TargetBoard:
 		s.Boards++
-	} else {
+	case prospector.TargetFeed, prospector.TargetGDELT:
+		s.Feeds++
+	default:
 		s.Websites++
 	}
 	switch r.Status {
@@ -65,6 +74,12 @@ func (s *Summary) add(r *Result) {
 	t.Signals += r.Tech.Signals
 	s.Discovered += r.NewTargets
 	s.Pages += r.Pages
+	s.Items += r.Items
+	s.News.Events += r.News.Events
+	s.News.Merged += r.News.Merged
+	s.News.Seen += r.News.Seen
+	s.News.Signals += r.News.Signals
+	s.News.Refused = append(s.News.Refused, r.News.Refused...)
 }
 
 // Line describes one target's result on one line, for progress output:
@@ -79,6 +94,12 @@ func (r *Result) Line() string {
 		fmt.Fprintf(&b, ", %d new, %d changed, %d closed", o.New, o.Changed, o.Closed)
 		if o.Reopened > 0 {
 			fmt.Fprintf(&b, ", %d reopened", o.Reopened)
+		}
+	case (t.Kind == prospector.TargetFeed || t.Kind == prospector.TargetGDELT) && r.Status != prospector.PollFailed:
+		fmt.Fprintf(&b, ", %d items, %d new events, %d merged, %d signals", r.Items, r.News.Events, r.News.Merged,
+			r.News.Signals)
+		if n := len(r.News.Refused); n > 0 {
+			fmt.Fprintf(&b, ", %d refused (%v)", n, r.News.Refused[0].Err)
 		}
 	case t.Kind == prospector.TargetHomepage && r.Status != prospector.PollFailed:
 		fmt.Fprintf(&b, ", %d pages, %d technologies added, %d removed, %d new targets", r.Pages, r.Tech.Added,

@@ -45,10 +45,23 @@ func MaxAttempts() int { return len(retrySchedule) + 1 }
 // maxRetryAfter caps how long a Retry-After can hold a delivery back.
 const maxRetryAfter = 12 * time.Hour
 
+// OutboxStore is what an Outbox reads and writes: the deliveries it
+// queues and settles, and the webhook settings they go to, which it
+// switches off after too many failures. prospector.IntegrationStore
+// satisfies it.
+type OutboxStore interface {
+	WebhookSettings(ctx context.Context, workspaceID string) (*prospector.WebhookSettings, error)
+	DisableWebhookAutoSync(ctx context.Context, workspaceID, url, reason string, now time.Time) (bool, error)
+	AddDelivery(ctx context.Context, d *prospector.Delivery) (created bool, err error)
+	Delivery(ctx context.Context, id string) (*prospector.Delivery, error)
+	ListDeliveries(ctx context.Context, f prospector.DeliveryFilter) ([]*prospector.Delivery, error)
+	MarkDelivery(ctx context.Context, id string, fromAttempts int, u prospector.DeliveryUpdate, now time.Time) error
+}
+
 // Outbox delivers auto-sync deliveries. Zero fields get the defaults
 // documented on them; Store, Client and Enqueue are required.
 type Outbox struct {
-	Store  prospector.IntegrationStore
+	Store  OutboxStore
 	Client *Client
 	// Enqueue stores a job: a *jobs.Runner's Enqueue, which also wakes
 	// the runner, or a JobStore's EnqueueJob.

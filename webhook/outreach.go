@@ -75,9 +75,14 @@ func (e *NotConfiguredError) Error() string {
 		e.Tool, e.Tool, mapping)
 }
 
+// Integrations reads a workspace's outreach integrations.
+type Integrations interface {
+	OutreachIntegration(ctx context.Context, workspaceID, tool string) (*prospector.OutreachIntegration, error)
+}
+
 // Outreach returns the workspace's adapter for tool; *NotConfiguredError
 // when the workspace has no integration with it.
-func (c *Client) Outreach(ctx context.Context, st prospector.IntegrationStore, workspaceID, tool string, opt OutreachOptions) (OutreachTool, error) {
+func (c *Client) Outreach(ctx context.Context, st Integrations, workspaceID, tool string, opt OutreachOptions) (OutreachTool, error) {
 	in, err := st.OutreachIntegration(ctx, workspaceID, tool)
 	if errors.Is(err, prospector.ErrNotFound) {
 		return nil, &NotConfiguredError{Tool: tool}

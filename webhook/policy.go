@@ -21,10 +21,15 @@ func (e *PolicyError) Error() string {
 }
 func (e *PolicyError) Unwrap() error { return e.Err }
 
+// SettingReader reads one deployment setting; ErrNotFound when unset.
+type SettingReader interface {
+	LookupSetting(ctx context.Context, name string) (string, error)
+}
+
 // SettingPolicy is a Config.Policy reading the deployment's
 // prospector.SettingAllowPrivateWebhooks from st: "true" allows internal
 // addresses; any other value, or none, refuses them.
-func SettingPolicy(st prospector.SettingStore) func(ctx context.Context) (bool, error) {
+func SettingPolicy(st SettingReader) func(ctx context.Context) (bool, error) {
 	return func(ctx context.Context) (bool, error) {
 		v, err := st.LookupSetting(ctx, prospector.SettingAllowPrivateWebhooks)
 		if errors.Is(err, prospector.ErrNotFound) {

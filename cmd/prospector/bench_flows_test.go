@@ -36,7 +36,7 @@ func BenchmarkEndpoints(b *testing.B) {
 		b.Fatal(err)
 	}
 	logger := slog.New(slog.DiscardHandler)
-	ix, key, err := startIndex(ctx, st, time.Hour, logger)
+	ix, key, _, err := startIndex(ctx, st, indexOptions{poll: time.Hour}, logger)
 	if err != nil {
 		b.Fatal(err)
 	}

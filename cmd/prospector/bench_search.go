@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -35,6 +36,7 @@ type benchSearchOptions struct {
 	endpoints         []string
 	cpuProfile        string
 	memProfile        string
+	snapshot          string
 }
 
 func newBenchSearchCommand(e *env, so *storeOptions) *cobra.Command {
@@ -54,7 +56,13 @@ URL (after the warm-up every answer comes from the finder's caches; DNS is a
 stub that gives every domain a mail exchanger and SMTP probing is off, so
 the figure is the service's own cost, each answer still charged in its own
 transaction). Reuse a seeded store with
---data (or PROSPECTOR_DATABASE_URL) to skip seeding on later runs.`,
+--data (or PROSPECTOR_DATABASE_URL) to skip seeding on later runs.
+
+It prints the resident memory after the index is ready and again after a
+garbage collection, per person; with --index-snapshot, how long the start
+took from the snapshot or the database and how long saving took. The
+endpoint "bare" is a plain net/http handler writing the bytes of one
+25-result search/people answer, the ceiling to compare the others with.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return benchSearch(cmd.Context(), e, so, o)
@@ -67,9 +75,10 @@ transaction). Reuse a seeded store with
 	f.DurationVar(&o.duration, "duration", 10*time.Second, "measured time per endpoint and page size")
 	f.IntSliceVar(&o.maxResults, "max-results", []int{25, 100}, "page sizes to measure")
 	f.StringSliceVar(&o.endpoints, "endpoints", []string{"discover/companies", "search/companies", "discover/people", "search/people"},
-		"endpoints to measure; also contacts/find, contacts/waterfall-icp, contacts/employee-finder, enrich/email, signals/bulk, signals/news-events")
+		"endpoints to measure; also bare (a plain handler writing one 25-result search/people answer), contacts/find, contacts/waterfall-icp, contacts/employee-finder, enrich/email, signals/bulk, signals/news-events")
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the load phase to this file")
 	f.StringVar(&o.memProfile, "memprofile", "", "write a heap profile taken after the index is built to this file")
+	f.StringVar(&o.snapshot, "index-snapshot", "", "start the index from this snapshot when it is valid, and save it there at the end (run twice to time both starts)")
 	return cmd
 }
 
@@ -98,15 +107,21 @@ func benchSearch(ctx context.Context, e *env, so *storeOptions, o benchSearchOpt
 	}
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
 	start := time.Now()
-	ix, key, err := startIndex(ctx, st, time.Second, logger)
+	// The index's own lines (built, or loaded from the snapshot) go to
+	// stderr.
+	ixLogger := slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	ix, key, save, err := startIndex(ctx, st, indexOptions{poll: time.Second, snapshot: o.snapshot}, ixLogger)
 	if err != nil {
 		return err
 	}
 	build := time.Since(start)
 	stats := ix.Stats()
+	rssStart := residentBytes()
 	runtime.GC()
+	debug.FreeOSMemory()
 	var mem runtime.MemStats
 	runtime.ReadMemStats(&mem)
+	rssGC := residentBytes()
 	if o.memProfile != "" {
 		if err := writeHeapProfile(o.memProfile); err != nil {
 			return err
@@ -143,6 +158,20 @@ func benchSearch(ctx context.Context, e *env, so *storeOptions, o benchSearchOpt
 	fmt.Fprintf(e.stdout, "store: %s; %d companies, %d people indexed in %s (bitmaps %.1f MiB, live heap %d MiB); Go memory limit %d MiB\n",
 		so.describe(e), stats.Companies, stats.People, build.Round(time.Millisecond), float64(stats.Bytes)/(1<<20),
 		mem.HeapAlloc>>20, debug.SetMemoryLimit(-1)>>20)
+	perPerson := func(b uint64) uint64 { return b / max(stats.People, 1) }
+	fmt.Fprintf(e.stdout, "resident after start %d MiB (%d bytes/person), after GC %d MiB (%d bytes/person); live heap %d bytes/person\n",
+		rssStart>>20, perPerson(rssStart), rssGC>>20, perPerson(rssGC), perPerson(mem.HeapAlloc))
+	bare, err := bareSearchPage(ctx, base, secret, sample)
+	if err != nil {
+		return err
+	}
+	bareLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	bareSrv := &http.Server{Handler: bare, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = bareSrv.Serve(bareLn) }()
+	defer bareSrv.Close()
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "endpoint\tmax_results\treq/s\tp50 ms\tp99 ms\tmax ms\terrors\t")
 	if o.cpuProfile != "" {
@@ -159,6 +188,9 @@ func benchSearch(ctx context.Context, e *env, so *storeOptions, o benchSearchOpt
 	for _, size := range o.maxResults {
 		for _, ep := range o.endpoints {
 			reqs := benchRequests(ep, size, base+ep, secret, sample)
+			if ep == "bare" {
+				reqs = benchRequests("search/people", 25, "http://"+bareLn.Addr().String()+"/", secret, sample)
+			}
 			res, err := loadgen.Run(ctx, loadgen.Config{Requests: reqs, Concurrency: o.concurrency, Duration: o.duration, Warmup: o.duration / 5})
 			if err != nil {
 				return fmt.Errorf("bench %s: %w", ep, err)
@@ -170,7 +202,54 @@ func benchSearch(ctx context.Context, e *env, so *storeOptions, o benchSearchOpt
 	}
 	tw.Flush()
 	fmt.Fprintf(e.stdout, "peak RSS %s (server, index and load generator in one process)\n", peakRSS())
+	if o.snapshot != "" {
+		began := time.Now()
+		save()
+		fi, err := os.Stat(o.snapshot)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "index snapshot saved in %s (%d MiB) to %s\n", time.Since(began).Round(time.Millisecond), fi.Size()>>20, o.snapshot)
+	}
 	return nil
+}
+
+// residentBytes is the process's resident set size now (Linux; 0
+// elsewhere).
+func residentBytes() uint64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	var size, resident uint64
+	if _, err := fmt.Sscan(string(b), &size, &resident); err != nil {
+		return 0
+	}
+	return resident * uint64(os.Getpagesize())
+}
+
+// bareSearchPage returns a plain handler that answers every request with
+// the bytes of one 25-result search/people answer.
+func bareSearchPage(ctx context.Context, base, key string, sample benchSample) (http.Handler, error) {
+	req := benchRequests("search/people", 25, base+"search/people", key, sample)[0]
+	r, err := http.NewRequestWithContext(ctx, req.Method, req.URL, bytes.NewReader(req.Body))
+	if err != nil {
+		return nil, err
+	}
+	r.Header = req.Header
+	res, err := http.DefaultClient.Do(r)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		return nil, err
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(body)
+	}), nil
 }
 
 // benchRequests makes 500 deterministic request bodies for an endpoint,

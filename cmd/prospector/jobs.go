@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/prospectorhq/prospector"
 	"github.com/prospectorhq/prospector/jobs"
 	"github.com/spf13/cobra"
 )
@@ -25,7 +24,7 @@ func (o *jobsOptions) addFlags(cmd *cobra.Command) {
 // startPruner deletes this deployment's finished jobs past their
 // retention, now and every hour, until ctx ends. It returns a function
 // that waits for it to stop.
-func (o jobsOptions) startPruner(ctx context.Context, st prospector.JobStore, logger *slog.Logger) (wait func()) {
+func (o jobsOptions) startPruner(ctx context.Context, st jobs.Pruning, logger *slog.Logger) (wait func()) {
 	forever := func(d time.Duration) time.Duration {
 		if d == 0 {
 			return -1 // the Pruner's "for ever"; its zero is the default

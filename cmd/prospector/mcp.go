@@ -75,7 +75,8 @@ func (t keyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // serveMCPStdio connects to the server's /mcp with the key, then serves
 // its tools on e's stdin and stdout until stdin ends or ctx does.
 func serveMCPStdio(ctx context.Context, e *env, o mcpOptions) error {
-	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
+	// JSON like every other command's stderr, so one log pipeline reads both.
+	logger := slog.New(slog.NewJSONHandler(e.stderr, nil))
 	if o.key == "" {
 		return fmt.Errorf("no API key: give --key or set PROSPECTOR_API_KEY (prospector keys create --workspace NAME makes one)")
 	}

@@ -147,6 +147,12 @@ func TestMCPStdioSession(t *testing.T) {
 	if err := cs.Close(); err != nil {
 		t.Fatalf("close: %v\n%s", err, stderr.String())
 	}
+	// Its log is JSON lines like serve's, so one pipeline reads both.
+	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		if !json.Valid([]byte(line)) {
+			t.Errorf("stderr line is not JSON: %q", line)
+		}
+	}
 	// A key the server refuses stops the command at once, saying so.
 	bad := exec.Command(bin, "mcp", "--url", "http://"+s.addr, "--key", "psk_notakey")
 	bad.Stdin = strings.NewReader("")

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -33,6 +31,7 @@ type serveOptions struct {
 	redisURL        string
 	tierRates       string
 	rateLimit       bool
+	secureCookies   bool
 	keyCacheTTL     time.Duration
 	keyCacheGrace   time.Duration
 	requestTimeout  time.Duration
@@ -40,7 +39,7 @@ type serveOptions struct {
 	shutdownTimeout time.Duration
 	logLevel        string
 	demoPeople      int
-	indexPoll       time.Duration
+	index           indexOptions
 	smtp            email.SMTPConfig
 	// allowPrivateWebhooks, when set (allowPrivateSet), becomes the
 	// deployment's private-webhooks setting.
@@ -88,13 +87,14 @@ they can; the log names them.`,
 	f.StringVar(&o.redisURL, "redis-url", "", "Redis URL for rate limits shared across nodes (default $PROSPECTOR_REDIS_URL)")
 	f.StringVar(&o.tierRates, "tier-rates", "", "per-tier rates over the defaults, e.g. growth=100000/m,starter=500/m (default $PROSPECTOR_TIER_RATES)")
 	f.BoolVar(&o.rateLimit, "rate-limit", true, "enforce per-key rate limits")
+	f.BoolVar(&o.secureCookies, "secure-cookies", false, "mark the web console's cookies Secure on every request, for a deployment behind a proxy that terminates TLS")
 	f.DurationVar(&o.keyCacheTTL, "key-cache-ttl", 5*time.Second, "how long a node trusts a resolved API key; revocations take effect within it")
 	f.DurationVar(&o.keyCacheGrace, "key-cache-grace", api.DefaultKeyCacheGrace, "how long past --key-cache-ttl a known key keeps working while the database cannot be read")
 	f.DurationVar(&o.requestTimeout, "request-timeout", api.DefaultRequestTimeout, "deadline of every request and its database calls (leads/push keeps at least 50s); also PostgreSQL's statement_timeout")
 	f.StringVar(&o.metricsAddr, "metrics-addr", defaultMetricsAddr, "address of the Prometheus /metrics listener, or $PROSPECTOR_METRICS_ADDR; empty disables it")
 	f.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 30*time.Second, "how long to drain in-flight requests on SIGINT/SIGTERM")
 	f.StringVar(&o.logLevel, "log-level", "info", "log level: debug, info, warn, error")
-	f.DurationVar(&o.indexPoll, "index-poll", time.Second, "how often the search index reads writes made by other processes and nodes")
+	o.index.addFlags(cmd)
 	f.IntVar(&o.demoPeople, "demo-people", demoPeople, "people in the demo dataset loaded on an empty store (companies: a tenth, at most 2,000)")
 	_ = f.MarkHidden("demo-people") // for tests and small machines
 	f.BoolVar(&o.smtp.Enabled, "smtp-probe", false, "verify addresses over SMTP (RCPT TO, never DATA); most networks block outbound port 25, so it is off by default and answers rest on address patterns (or $PROSPECTOR_SMTP_PROBE=1)")
@@ -139,6 +139,11 @@ func serve(ctx context.Context, e *env, so *storeOptions, o serveOptions) (err e
 		return err
 	}
 	logFingerprintStats(logger, kit.detector)
+	if o.polling.sec {
+		if err := kit.checkSEC(); err != nil {
+			return fmt.Errorf("--sec: %w", err)
+		}
+	}
 	// A statement never outlives the request that sent it.
 	so.statementTimeout = o.requestTimeout
 	st, err := so.open(ctx, e)
@@ -154,10 +159,13 @@ func serve(ctx context.Context, e *env, so *storeOptions, o serveOptions) (err e
 			return err
 		}
 	}
-	ix, key, err := startIndex(ctx, st, o.indexPoll, logger)
+	ix, key, saveIndex, err := startIndex(ctx, st, o.index.resolve(e, so), logger)
 	if err != nil {
 		return err
 	}
+	// Deferred before the jobs' and sources' waits, so it runs after them
+	// and after the HTTP drain: the snapshot is the index as it stops.
+	defer saveIndex()
 	cfg := api.Config{Store: st, Logger: logger, TierRates: rates, KeyCacheTTL: o.keyCacheTTL, Version: version,
 		KeyCacheGrace: o.keyCacheGrace, RequestTimeout: o.requestTimeout}
 	if e.getenv("PROSPECTOR_SMTP_PROBE") == "1" {
@@ -179,6 +187,10 @@ func serve(ctx context.Context, e *env, so *storeOptions, o serveOptions) (err e
 		return err
 	}
 	cfg.MCP = mcpserver.NewHandler(tools, logger)
+	// The web console at / calls the same workflows too.
+	if cfg.Console, err = newConsole(ctx, st, cfg, o.secureCookies, logger); err != nil {
+		return err
+	}
 	if o.rateLimit {
 		if o.redisURL == "" {
 			o.redisURL = e.getenv("PROSPECTOR_REDIS_URL")
@@ -316,29 +328,4 @@ func seedDemo(ctx context.Context, e *env, st prospector.Store, people int, prog
 	}
 	fmt.Fprintf(e.stdout, "Created workspace \"demo\" with a growth-tier API key (shown once):\n%s\n", secret)
 	return nil
-}
-
-// startIndex builds the search index from the store, then keeps it in
-// step in the background until ctx ends. It also returns the cursor key
-// every node shares.
-func startIndex(ctx context.Context, st prospector.Store, poll time.Duration, logger *slog.Logger) (*search.Index, []byte, error) {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		return nil, nil, err
-	}
-	key, err := st.Setting(ctx, "search_cursor_key", hex.EncodeToString(b))
-	if err != nil {
-		return nil, nil, err
-	}
-	ix := search.New(st)
-	start := time.Now()
-	n, err := ix.Sync(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	stats := ix.Stats()
-	logger.Info("search index built", "rows", n, "companies", stats.Companies, "people", stats.People,
-		"bitmap_bytes", stats.Bytes, "duration_ms", time.Since(start).Milliseconds())
-	go ix.Follow(ctx, poll, logger)
-	return ix, []byte(key), nil
 }

@@ -8,8 +8,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/prospectorhq/prospector"
 	"github.com/prospectorhq/prospector/boards"
 	"github.com/prospectorhq/prospector/fetch"
+	"github.com/prospectorhq/prospector/news"
+	"github.com/prospectorhq/prospector/sec"
 	"github.com/prospectorhq/prospector/sources"
 	"github.com/prospectorhq/prospector/sources/adapters"
 	"github.com/prospectorhq/prospector/techdetect"
@@ -24,22 +27,37 @@ type sourceOptions struct {
 	allowPrivate bool
 	contactEmail string
 	fingerprints []string
+	gdelt        bool
 }
 
 func (o *sourceOptions) addFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringArrayVar(&o.baseURLs, "source-base-url", nil, "NAME=URL replaces a source's base URL, for tests and air-gapped installs (repeatable); NAME is one of "+strings.Join(boards.Endpoints(), ", "))
+	f.StringArrayVar(&o.baseURLs, "source-base-url", nil, "NAME=URL replaces a source's base URL, for tests and air-gapped installs (repeatable); NAME is one of "+strings.Join(baseURLNames(), ", "))
 	f.StringArrayVar(&o.resolve, "resolve", nil, "HOST=ADDR:PORT sends every fetch of HOST, http or https, to plain http://ADDR:PORT, like curl's --resolve (repeatable)")
 	f.BoolVar(&o.allowPrivate, "allow-private-sources", false, "let sources reach loopback, private and other internal addresses, for local fixtures (or $PROSPECTOR_ALLOW_PRIVATE_SOURCES=1)")
 	f.StringVar(&o.contactEmail, "contact-email", "", "the operator's contact, sent in every source request's User-Agent so site owners can reach you (or $PROSPECTOR_CONTACT_EMAIL)")
 	f.StringArrayVar(&o.fingerprints, "fingerprints", nil, "a technology fingerprint file in the Wappalyzer JSON format, loaded after the built-in rules (repeatable)")
+	f.BoolVar(&o.gdelt, "gdelt", false, "also search GDELT for the news of every watched company with a name (GDELT sees the names searched)")
 }
+
+// Base URL names of the sources outside package boards.
+const (
+	baseSEC   = "sec"   // www.sec.gov and data.sec.gov together (the fixture EDGAR serves both)
+	baseGDELT = "gdelt" // the GDELT DOC 2.0 API
+)
+
+func baseURLNames() []string { return append(boards.Endpoints(), baseSEC, baseGDELT) }
 
 // sourceKit is what the sources need, built from the flags.
 type sourceKit struct {
-	client   *fetch.Client
-	boards   *boards.Registry
-	detector *techdetect.Detector
+	client     *fetch.Client
+	boards     *boards.Registry
+	detector   *techdetect.Detector
+	classifier *news.Classifier
+	contact    string
+	gdelt      bool
+	secBase    string // "" for EDGAR's own hosts
+	gdeltBase  string
 }
 
 // build checks the flags and makes the fetch client, the board registry
@@ -61,6 +79,9 @@ func (o sourceOptions) build(e *env) (*sourceKit, error) {
 	if err != nil {
 		return nil, err
 	}
+	secBase, gdeltBase := bases[baseSEC], bases[baseGDELT]
+	delete(bases, baseSEC)
+	delete(bases, baseGDELT)
 	reg, err := boards.NewRegistry(bases)
 	if err != nil {
 		return nil, err
@@ -74,13 +95,33 @@ func (o sourceOptions) build(e *env) (*sourceKit, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--fingerprints: %w", err)
 	}
-	return &sourceKit{client: client, boards: reg, detector: det}, nil
+	return &sourceKit{client: client, boards: reg, detector: det, classifier: news.NewClassifier(), contact: contact,
+		gdelt: o.gdelt, secBase: secBase, gdeltBase: gdeltBase}, nil
 }
 
-// poller is a sources.Poller over the kit and st.
-func (k *sourceKit) poller(st sources.Store) *sources.Poller {
-	return &sources.Poller{Store: st, Fetcher: k.client, Boards: adapters.Boards{Registry: k.boards},
-		Sites: adapters.Sites{Detector: k.detector}}
+// checkSEC returns sec.ErrNoContactEmail unless the operator's contact
+// is an email address, which EDGAR requires in every User-Agent.
+func (k *sourceKit) checkSEC() error {
+	_, err := sec.NewClient(k.client, sec.Options{ContactEmail: k.contact})
+	return err
+}
+
+// poller is a sources.Poller over the kit and st: boards, websites and
+// news always; SEC EDGAR when the operator's contact is an email
+// address, which EDGAR requires (secErr says why it is off otherwise).
+// The SEC client and GDELT searches draw from st's token buckets, so
+// every node of a deployment shares one fair-access budget.
+func (k *sourceKit) poller(st prospector.Store) (p *sources.Poller, secErr error) {
+	p = &sources.Poller{Store: st, Fetcher: k.client, Boards: adapters.Boards{Registry: k.boards},
+		Sites: adapters.Sites{Detector: k.detector},
+		News: &sources.News{Store: st, GDELT: k.gdelt,
+			Reader: adapters.News{Classifier: k.classifier, GDELTBaseURL: k.gdeltBase, Bucket: st}}}
+	c, err := sec.NewClient(k.client, sec.Options{ContactEmail: k.contact, BaseURL: k.secBase, DataURL: k.secBase, Bucket: st})
+	if err != nil {
+		return p, err
+	}
+	p.SEC = &sources.SEC{Store: st, Reader: &adapters.SEC{Client: c}}
+	return p, nil
 }
 
 // parseSourceBaseURLs reads --source-base-url values into the board
@@ -97,6 +138,24 @@ func parseSourceBaseURLs(values []string) (map[string]string, map[string]fetch.H
 		if !strings.Contains(v, "=") {
 			return nil, nil, fmt.Errorf("--source-base-url %q: missing NAME= (want NAME=URL)", v)
 		}
+		if n, raw, _ := strings.Cut(v, "="); strings.TrimSpace(n) == baseSEC || strings.TrimSpace(n) == baseGDELT {
+			n = strings.TrimSpace(n)
+			u, err := url.Parse(strings.TrimSpace(raw))
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.User != nil {
+				return nil, nil, fmt.Errorf("--source-base-url %q: want NAME=URL with an absolute http(s) URL without a query", v)
+			}
+			if _, dup := bases[n]; dup {
+				return nil, nil, fmt.Errorf("--source-base-url %q: %s given twice", v, n)
+			}
+			bases[n] = strings.TrimRight(u.String(), "/")
+			// Paced as the host it stands for.
+			p := fetch.HostPolicy{Concurrency: fetch.SECConcurrency, Interval: fetch.SECInterval}
+			if n == baseGDELT {
+				p = fetch.HostPolicy{Concurrency: 1, Interval: fetch.GDELTInterval}
+			}
+			hosts[strings.ToLower(u.Host)] = p
+			continue
+		}
 		name, base, ok, err := boards.ParseBaseURL(v)
 		if err != nil {
 			return nil, nil, err
@@ -104,7 +163,7 @@ func parseSourceBaseURLs(values []string) (map[string]string, map[string]fetch.H
 		if !ok {
 			n, _, _ := strings.Cut(v, "=")
 			return nil, nil, fmt.Errorf("--source-base-url %q: unknown source %q; one of %s", v, strings.TrimSpace(n),
-				strings.Join(boards.Endpoints(), ", "))
+				strings.Join(baseURLNames(), ", "))
 		}
 		if _, dup := bases[name]; dup {
 			return nil, nil, fmt.Errorf("--source-base-url %q: %s given twice", v, name)
@@ -122,13 +181,18 @@ func parseSourceBaseURLs(values []string) (map[string]string, map[string]fetch.H
 			hosts["*."+strings.ToLower(rest)] = fetch.APIPolicy()
 		}
 	}
-	maps.Copy(hosts, fetch.BaseURLPolicies(plain))
+	for k, v := range fetch.BaseURLPolicies(plain) {
+		if _, ok := hosts[k]; !ok { // a fixture serving SEC and boards keeps the SEC pace
+			hosts[k] = v
+		}
+	}
 	return bases, hosts, nil
 }
 
 // sourceNames are the values of sources run --source.
 func sourceNames() []string {
-	return append([]string{sources.SourceBoards, sources.SourceWebsite}, boards.Endpoints()...)
+	return append([]string{sources.SourceBoards, sources.SourceWebsite, sources.SourceNews, sources.SourceFeed,
+		sources.SourceGDELT, sources.SourceSEC}, boards.Endpoints()...)
 }
 
 func checkSourceName(s string) error {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/prospectorhq/prospector"
 	"github.com/prospectorhq/prospector/jobs"
+	"github.com/prospectorhq/prospector/sources"
 	"github.com/prospectorhq/prospector/techdetect"
 	"github.com/spf13/cobra"
 )
@@ -18,6 +19,8 @@ type pollOptions struct {
 	boardInterval   time.Duration
 	websiteInterval time.Duration
 	workers         int
+	sec             bool
+	secInterval     time.Duration
 }
 
 // minPollInterval is the shortest interval serve accepts: polling more
@@ -29,6 +32,8 @@ func (o *pollOptions) addFlags(cmd *cobra.Command) {
 	f.DurationVar(&o.boardInterval, "board-interval", prospector.DefaultPollIntervals.Board, "how often each job board is polled (jittered by ±10%)")
 	f.DurationVar(&o.websiteInterval, "website-interval", prospector.DefaultPollIntervals.Website, "how often each watched company's website is crawled (jittered by ±10%)")
 	f.IntVar(&o.workers, "source-workers", 16, "source polls this node runs at once (per-host pacing still applies); 0 stops this node polling sources")
+	f.BoolVar(&o.sec, "sec", false, "also read SEC EDGAR's daily indexes (Form D, 8-K Item 5.02); needs --contact-email")
+	f.DurationVar(&o.secInterval, "sec-interval", sources.DefaultSECInterval, "how often SEC EDGAR's new daily indexes are read")
 }
 
 // check returns an error naming the flag whose value is out of bounds.
@@ -38,6 +43,9 @@ func (o pollOptions) check() error {
 	}
 	if o.websiteInterval < minPollInterval {
 		return fmt.Errorf("--website-interval: %s is shorter than %s", o.websiteInterval, minPollInterval)
+	}
+	if o.secInterval < minPollInterval {
+		return fmt.Errorf("--sec-interval: %s is shorter than %s", o.secInterval, minPollInterval)
 	}
 	if o.workers < 0 {
 		return fmt.Errorf("--source-workers: must not be negative")
@@ -55,11 +63,20 @@ func startSources(ctx context.Context, st prospector.Store, kit *sourceKit, o po
 		logger.Info("source polling off on this node (--source-workers 0)")
 		return func() {}
 	}
-	p := kit.poller(st)
+	p, secErr := kit.poller(st)
 	p.Logger = logger
 	p.Intervals = prospector.PollIntervals{Board: o.boardInterval, Website: o.websiteInterval}
-	runner := &jobs.Runner{Store: st, Logger: logger, Grace: jobsGrace, Concurrency: o.workers,
-		Handlers: map[string]jobs.Handler{prospector.JobSourcePoll: p.PollJob}}
+	handlers := map[string]jobs.Handler{prospector.JobSourcePoll: p.PollJob}
+	switch {
+	case !o.sec:
+		p.SEC = nil
+	case secErr != nil: // checked before serve started: not reached
+		logger.Error("sec source off", "err", secErr)
+	default:
+		p.SEC.Interval = o.secInterval
+		handlers[sources.JobSEC] = p.SECJob
+	}
+	runner := &jobs.Runner{Store: st, Logger: logger, Grace: jobsGrace, Concurrency: o.workers, Handlers: handlers}
 	p.Queue = runner
 	var wg sync.WaitGroup
 	wg.Add(2)

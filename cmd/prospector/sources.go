@@ -16,14 +16,18 @@ import (
 func newSourcesCommand(e *env, so *storeOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sources",
-		Short: "See and run the live sources: job boards and company websites",
+		Short: "See and run the live sources: job boards, company websites, news, SEC EDGAR",
 		Long: `Prospector polls the public sources of watched companies (see 'watch'): their
 job boards (Greenhouse, Lever, Ashby, Workable, SmartRecruiters, Recruitee,
-Personio) and their websites (homepage and careers page: boards, feeds,
-technologies). serve polls them on a schedule as durable jobs; 'sources run
---once' polls now. See docs/sources.md.`,
+Personio), their websites (homepage and careers page: boards, feeds,
+technologies) and their news (feeds, and GDELT with --gdelt). SEC EDGAR's
+daily indexes (Form D financings, 8-K executive changes) are read for the
+whole deployment (serve --sec, or 'sources run --once --source sec').
+serve polls them on a schedule as durable jobs; 'sources run --once' polls
+now. See docs/sources.md.`,
 	}
-	cmd.AddCommand(newSourcesListCommand(e, so), newSourcesStatusCommand(e, so), newSourcesRunCommand(e, so))
+	cmd.AddCommand(newSourcesListCommand(e, so), newSourcesStatusCommand(e, so), newSourcesRunCommand(e, so),
+		newSourcesUnresolvedCommand(e, so), newSourcesMapCommand(e, so))
 	return cmd
 }
 
@@ -38,6 +42,10 @@ type sourceKindJSON struct {
 	Paused     int     `json:"paused"`
 	Health     string  `json:"health"`
 	LastPollAt *string `json:"last_poll_at"`
+	// SEC only: the next day read and the issuers waiting.
+	NextDay    string `json:"next_day,omitempty"`
+	Unresolved *int   `json:"unresolved_issuers,omitempty"`
+	LastError  string `json:"last_error,omitempty"`
 }
 
 func newSourcesListCommand(e *env, so *storeOptions) *cobra.Command {
@@ -49,7 +57,8 @@ func newSourcesListCommand(e *env, so *storeOptions) *cobra.Command {
 feeds) with its targets, how many are due now (of watched companies), how
 many failed their last poll, how many are paused after failing three times
 in a row, the latest poll, and a health summary: ok, or the failing and
-paused counts. Feeds are kept for the news source and not polled yet.`,
+paused counts. A last row is SEC EDGAR: the next day it reads, its last
+run, and the issuers waiting to be resolved ('sources unresolved').`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
@@ -86,6 +95,11 @@ paused counts. Feeds are kept for the news source and not polled yet.`,
 				rows = append(rows, sourceKindJSON{Source: name, Kind: s.Kind, Board: s.Board, Targets: s.Targets, Due: s.Due,
 					Failing: s.Failing, Paused: s.Paused, Health: health, LastPollAt: stampPtr(s.LastPollAt)})
 			}
+			sec, err := secRow(ctx, st, now)
+			if err != nil {
+				return err
+			}
+			rows = append(rows, sec)
 			if asJSON {
 				return writeJSON(e.stdout, rows)
 			}
@@ -168,9 +182,20 @@ their API gives and whether it matches the company (confirmed, mismatch).`,
 			}
 			if len(rows) == 0 {
 				fmt.Fprintln(e.stdout, "no targets (watch a company with 'prospector watch add DOMAIN')")
-				return nil
+			} else {
+				printTargets(e.stdout, rows)
 			}
-			printTargets(e.stdout, rows)
+			if domain == "" {
+				state, err := sources.LoadSECState(ctx, st)
+				if err != nil {
+					return err
+				}
+				if state.LastRunAt != nil {
+					fmt.Fprintf(e.stdout, "sec: %s, last run %s, next day %s, next run %s, %d failures%s\n", state.Health(now),
+						stamp(*state.LastRunAt), state.NextDay, orNever(stampPtr(state.NextRunAt)), state.Failures,
+						map[bool]string{true: ", last error: " + state.LastError}[state.LastError != ""])
+				}
+			}
 			return nil
 		},
 	}
@@ -201,6 +226,8 @@ func newSourcesRunCommand(e *env, so *storeOptions) *cobra.Command {
 		source      string
 		domain      string
 		retryPaused bool
+		since       string
+		until       string
 	)
 	cmd := &cobra.Command{
 		Use:   "run --once [--source NAME] [--domain D] [flags]",
@@ -214,7 +241,11 @@ summary follows on stdout: targets, requests, new/changed/closed openings,
 signals created and failures. Failures of sources are recorded on their
 targets ('sources status') and do not make the command fail.
 
---source is boards, website, or one board source (greenhouse, lever, ...).
+--source is boards, website, news (feeds and GDELT targets), feed, gdelt,
+sec, or one board source (greenhouse, lever, ...). SEC EDGAR runs only
+when named: '--source sec' reads the daily indexes from the day after the
+last one read (yesterday on a first run) to today, or from --since (a
+backfill; --until ends it); it needs --contact-email, as EDGAR requires.
 Fetching follows docs/sources.md: robots.txt on company sites, per-host
 pacing, conditional requests, Retry-After, no internal addresses.`,
 		Args: cobra.NoArgs,
@@ -224,6 +255,26 @@ pacing, conditional requests, Retry-After, no internal addresses.`,
 			}
 			if err := checkSourceName(source); err != nil {
 				return err
+			}
+			if source == sources.SourceSEC && (domain != "" || retryPaused) {
+				return fmt.Errorf("--source sec reads EDGAR for the whole deployment: --domain and --retry-paused do not apply")
+			}
+			var sinceDay, untilDay time.Time
+			for _, d := range []struct {
+				flag, v string
+				t       *time.Time
+			}{{"--since", since, &sinceDay}, {"--until", until, &untilDay}} {
+				if d.v == "" {
+					continue
+				}
+				if source != sources.SourceSEC {
+					return fmt.Errorf("%s: only with --source sec", d.flag)
+				}
+				t, err := time.Parse(time.DateOnly, d.v)
+				if err != nil {
+					return fmt.Errorf("%s: %q is not a day (YYYY-MM-DD)", d.flag, d.v)
+				}
+				*d.t = t
 			}
 			opts := sources.CycleOptions{All: true, Source: source, RetryPaused: retryPaused}
 			if domain != "" {
@@ -242,9 +293,21 @@ pacing, conditional requests, Retry-After, no internal addresses.`,
 				return err
 			}
 			defer st.Close()
-			p := kit.poller(st)
+			p, secErr := kit.poller(st)
 			opts.Progress = func(done, total int, r *sources.Result) {
 				fmt.Fprintf(e.stderr, "[%d/%d] %s\n", done, total, r.Line())
+			}
+			if source == sources.SourceSEC {
+				if secErr != nil {
+					return secErr
+				}
+				so := sources.SECOptions{Since: sinceDay, Until: untilDay, Progress: func(line string) { fmt.Fprintln(e.stderr, line) }}
+				sum, err := p.RunSEC(ctx, so)
+				if err != nil {
+					return err
+				}
+				printSECSummary(e.stdout, sum, kit.client.Stats())
+				return nil
 			}
 			sum, err := p.Cycle(ctx, opts)
 			if err != nil {
@@ -256,25 +319,29 @@ pacing, conditional requests, Retry-After, no internal addresses.`,
 	}
 	f := cmd.Flags()
 	f.BoolVar(&once, "once", false, "run one cycle now (required)")
-	f.StringVar(&source, "source", "", "only this source: boards, website, or a board source ("+strings.Join(sourceNames()[2:], ", ")+")")
+	f.StringVar(&source, "source", "", "only this source: boards, website, news, feed, gdelt, sec, or a board source ("+strings.Join(sourceNames()[6:], ", ")+")")
 	f.StringVar(&domain, "domain", "", "only this company's targets")
 	f.BoolVar(&retryPaused, "retry-paused", false, "also poll targets paused after failing")
+	f.StringVar(&since, "since", "", "with --source sec: the first day read, YYYY-MM-DD (a backfill)")
+	f.StringVar(&until, "until", "", "with --source sec: the last day read, YYYY-MM-DD (default today)")
 	o.addFlags(cmd)
 	return cmd
 }
 
 func printSummary(w io.Writer, s *sources.Summary, fs fetch.Stats) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "targets\t%d (boards %d, websites %d): %d ok, %d not modified, %d failed, %d skipped\n",
-		s.Targets, s.Boards, s.Websites, s.OK, s.NotModified, s.Failed, s.Skipped)
+	fmt.Fprintf(tw, "targets\t%d (boards %d, websites %d, news %d): %d ok, %d not modified, %d failed, %d skipped\n",
+		s.Targets, s.Boards, s.Websites, s.Feeds, s.OK, s.NotModified, s.Failed, s.Skipped)
 	fmt.Fprintf(tw, "requests\t%d (%d answered 304, %d robots.txt, %d retried), %d bytes\n", fs.Requests, fs.NotModified,
 		fs.RobotsFetches, fs.Retries, fs.Bytes)
 	fmt.Fprintf(tw, "openings\t%d new, %d changed, %d closed, %d reopened\n", s.Openings.New, s.Openings.Changed,
 		s.Openings.Closed, s.Openings.Reopened)
 	fmt.Fprintf(tw, "technologies\t%d added, %d removed, %d seen for the first time\n", s.Tech.Added, s.Tech.Removed,
 		s.Tech.Candidates)
-	fmt.Fprintf(tw, "signals\t%d created (%d hiring, %d technology changes)\n", s.Signals(), s.Openings.Signals,
-		s.Tech.Signals)
+	fmt.Fprintf(tw, "news\t%d items, %d new events, %d merged, %d seen before, %d refused\n", s.Items, s.News.Events,
+		s.News.Merged, s.News.Seen, len(s.News.Refused))
+	fmt.Fprintf(tw, "signals\t%d created (%d hiring, %d technology changes, %d news)\n", s.Signals(), s.Openings.Signals,
+		s.Tech.Signals, s.News.Signals)
 	fmt.Fprintf(tw, "discovered\t%d new targets\n", s.Discovered)
 	fmt.Fprintf(tw, "failures\t%d\n", s.Failed)
 	fmt.Fprintf(tw, "took\t%s\n", s.Duration.Round(time.Millisecond))

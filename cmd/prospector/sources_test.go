@@ -30,6 +30,13 @@ func TestSourcesFlagErrors(t *testing.T) {
 		{append(run, "--source-base-url", "monster=http://127.0.0.1:9"), "--source-base-url"},
 		{append(run, "--source-base-url", "greenhouse=ftp://127.0.0.1:9"), "--source-base-url"},
 		{append(run, "--source-base-url", "lever=http://a.test", "--source-base-url", "lever=http://b.test"), "given twice"},
+		{append(run, "--source-base-url", "sec=ftp://127.0.0.1:9"), "--source-base-url"},
+		{append(run, "--source-base-url", "gdelt=http://127.0.0.1:9/doc?x=1"), "--source-base-url"},
+		{append(run, "--source", "sec", "--source-base-url", "sec=http://127.0.0.1:9"), "contact email"},
+		{append(run, "--source", "sec", "--contact-email", "https://ops.example", "--source-base-url", "sec=http://127.0.0.1:9"), "contact email"},
+		{append(run, "--since", "2026-05-04"), "--since: only with --source sec"},
+		{append(run, "--source", "sec", "--domain", "acme.example"), "--domain"},
+		{append(run, "--source", "sec", "--since", "May 4"), "--since"},
 		{append(run, "--resolve", "acme.test"), "--resolve"},
 		{append(run, "--resolve", "acme.test=127.0.0.1:99999"), "--resolve"},
 		{append(run, "--contact-email", "ops at example"), "--contact-email"},
@@ -39,6 +46,9 @@ func TestSourcesFlagErrors(t *testing.T) {
 		{[]string{"serve", "--no-demo", "--board-interval", "30s"}, "--board-interval"},
 		{[]string{"serve", "--no-demo", "--website-interval", "0s"}, "--website-interval"},
 		{[]string{"serve", "--no-demo", "--source-workers", "-1"}, "--source-workers"},
+		{[]string{"serve", "--no-demo", "--sec-interval", "10s"}, "--sec-interval"},
+		{[]string{"sources", "map", "x", "acme.example"}, "not a CIK"},
+		{[]string{"sources", "unresolved", "--cik", "12a"}, "--cik"},
 		{[]string{"serve", "--no-demo", "--resolve", "x"}, "--resolve"},
 	} {
 		_, _, err := cli(t, vars, c.args...)
