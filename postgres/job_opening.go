@@ -10,9 +10,6 @@ import (
 	"github.com/prospectorhq/prospector"
 )
 
-const openingColumns = `id, company_id, source, board_token, external_id, title, job_level, job_function, department,
-	location, country_code, remote, url, posted_at, first_seen_at, last_seen_at, closed_at, misses, content_hash`
-
 func scanOpening(row pgx.Row) (*prospector.JobOpening, error) {
 	var o prospector.JobOpening
 	if err := row.Scan(&o.ID, &o.CompanyID, &o.Source, &o.BoardToken, &o.ExternalID, &o.Title, &o.Level, &o.Function,
@@ -93,7 +90,7 @@ func applyBoardPoll(ctx context.Context, tx pgx.Tx, p *prospector.BoardPoll) (pr
 	if err != nil {
 		return res, err
 	}
-	if err := writeBoardPlan(ctx, tx, plan); err != nil {
+	if err := writeBoardPlan(ctx, tx, plan, t.LastSuccessAt); err != nil {
 		return res, err
 	}
 	if len(plan.Signals) > 0 {
@@ -127,8 +124,12 @@ func sameListing(ctx context.Context, tx pgx.Tx, t *prospector.SourceTarget, at 
 		at, t.CompanyID, t.Board, t.Ref, prospector.ClosingMisses).Exec(count(&res.Closed))
 	b.Queue(`UPDATE job_openings SET misses = misses + 1 WHERE company_id = $1 AND source = $2 AND board_token = $3
 		AND closed_at IS NULL AND misses > 0`, t.CompanyID, t.Board, t.Ref).Exec(count(&res.Missed))
-	b.Queue(`UPDATE job_openings SET last_seen_at = $1 WHERE company_id = $2 AND source = $3 AND board_token = $4
-		AND closed_at IS NULL AND misses = 0`, at, t.CompanyID, t.Board, t.Ref).Exec(count(&res.Seen))
+	// Seen openings write nothing: the target's last success is their
+	// last sighting (openingLastSeen). They are counted in the open index.
+	b.Queue(`SELECT count(*) FROM job_openings WHERE company_id = $1 AND source = $2 AND board_token = $3
+		AND closed_at IS NULL AND misses = 0`, t.CompanyID, t.Board, t.Ref).QueryRow(func(row pgx.Row) error {
+		return row.Scan(&res.Seen)
+	})
 	queueSchedule(b, t)
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return res, fmt.Errorf("same listing: %w", err)
@@ -169,7 +170,10 @@ func boardOpenings(ctx context.Context, tx pgx.Tx, t *prospector.SourceTarget, p
 // writeBoardPlan writes a plan's openings in one round trip: new ones
 // from arrays, changed and reopened ones row by row, then one statement
 // per set for the seen, missed and closed ones.
-func writeBoardPlan(ctx context.Context, tx pgx.Tx, plan *prospector.BoardPlan) error {
+// lastSuccess is the board's last successful poll before this one: an
+// opening missed for the first time keeps it as its last sighting, which
+// JobOpenings read in its place while it was open and not missed.
+func writeBoardPlan(ctx context.Context, tx pgx.Tx, plan *prospector.BoardPlan, lastSuccess *time.Time) error {
 	b := &pgx.Batch{}
 	for _, o := range plan.Insert {
 		b.Queue(`INSERT INTO job_openings (company_id, source, board_token, external_id, title, job_level,
@@ -193,11 +197,14 @@ func writeBoardPlan(ctx context.Context, tx pgx.Tx, plan *prospector.BoardPlan) 
 		b.Queue(`UPDATE job_openings SET misses = 0 WHERE id = ANY($1) AND misses <> 0`, plan.Seen)
 	}
 	if len(plan.Missed) > 0 {
-		b.Queue(`UPDATE job_openings SET misses = misses + 1 WHERE id = ANY($1)`, openingIDs(plan.Missed))
+		b.Queue(`UPDATE job_openings SET misses = misses + 1,
+			last_seen_at = CASE WHEN misses = 0 THEN GREATEST(last_seen_at, $2) ELSE last_seen_at END
+			WHERE id = ANY($1)`, openingIDs(plan.Missed), lastSuccess)
 	}
 	if len(plan.Close) > 0 {
-		b.Queue(`UPDATE job_openings SET closed_at = $1, misses = misses + 1 WHERE id = ANY($2)`, plan.At,
-			openingIDs(plan.Close))
+		b.Queue(`UPDATE job_openings SET closed_at = $1, misses = misses + 1,
+			last_seen_at = CASE WHEN misses = 0 THEN GREATEST(last_seen_at, $3) ELSE last_seen_at END
+			WHERE id = ANY($2)`, plan.At, openingIDs(plan.Close), lastSuccess)
 	}
 	if b.Len() == 0 {
 		return nil
@@ -216,6 +223,14 @@ func openingIDs(os []*prospector.JobOpening) []int64 {
 	return ids
 }
 
+// openingLastSeen is an opening's last sighting: an open opening its
+// board's last poll did not miss was seen by that poll, so its board
+// target's last success stands for it. Polls of unchanged boards write
+// no opening (sameListing); a poll that misses one writes its last
+// sighting down (writeBoardPlan).
+const openingLastSeen = `CASE WHEN o.closed_at IS NULL AND o.misses = 0
+	THEN GREATEST(o.last_seen_at, t.last_success_at) ELSE o.last_seen_at END`
+
 // JobOpenings pages a company's openings newest first, walking
 // job_openings_company backwards.
 func (db *DB) JobOpenings(ctx context.Context, f prospector.JobOpeningFilter) ([]*prospector.JobOpening, error) {
@@ -224,8 +239,12 @@ func (db *DB) JobOpenings(ctx context.Context, f prospector.JobOpeningFilter) ([
 		s := f.Since.UTC()
 		since = &s
 	}
-	return queryList(ctx, db, `SELECT `+openingColumns+` FROM job_openings
-		WHERE company_id = $1 AND (NOT $2 OR closed_at IS NULL) AND ($3::timestamptz IS NULL OR first_seen_at >= $3)
-		ORDER BY first_seen_at DESC, id DESC LIMIT $4 OFFSET $5`, scanOpening, f.CompanyID, f.ActiveOnly, since,
+	return queryList(ctx, db, `SELECT o.id, o.company_id, o.source, o.board_token, o.external_id, o.title,
+		o.job_level, o.job_function, o.department, o.location, o.country_code, o.remote, o.url, o.posted_at,
+		o.first_seen_at, `+openingLastSeen+`, o.closed_at, o.misses, o.content_hash
+		FROM job_openings o LEFT JOIN source_targets t ON t.company_id = o.company_id AND t.kind = 'board'
+			AND t.board = o.source AND t.ref = o.board_token
+		WHERE o.company_id = $1 AND (NOT $2 OR o.closed_at IS NULL) AND ($3::timestamptz IS NULL OR o.first_seen_at >= $3)
+		ORDER BY o.first_seen_at DESC, o.id DESC LIMIT $4 OFFSET $5`, scanOpening, f.CompanyID, f.ActiveOnly, since,
 		positiveLimit(f.Limit), f.Offset)
 }

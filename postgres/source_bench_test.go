@@ -22,3 +22,6 @@ func BenchmarkSECDay(b *testing.B) { storetest.BenchSECDay(b, openURL(b, freshSc
 
 // BenchmarkNews: a feed of 50 new stories, and the same feed again.
 func BenchmarkNews(b *testing.B) { storetest.BenchNews(b, openURL(b, freshSchema(b))) }
+
+// BenchmarkBoardBatch: a cycle's batch of 100 polls of unchanged boards.
+func BenchmarkBoardBatch(b *testing.B) { storetest.BenchBoardBatch(b, openURL(b, freshSchema(b))) }

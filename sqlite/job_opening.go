@@ -10,9 +10,6 @@ import (
 	"github.com/prospectorhq/prospector"
 )
 
-const openingColumns = `id, company_id, source, board_token, external_id, title, job_level, job_function, department,
-	location, country_code, remote, url, posted_at, first_seen_at, last_seen_at, closed_at, misses, content_hash`
-
 func scanOpening(row rowScanner) (*prospector.JobOpening, error) {
 	var (
 		o                   prospector.JobOpening
@@ -45,21 +42,28 @@ const (
 	// Seen openings move last_seen_at, which no index holds; misses is
 	// reset apart, only where it is not 0, so the open index (which holds
 	// misses) is rewritten only for openings that had been missed.
-	qSeenOpenings   = `UPDATE job_openings SET last_seen_at = ? WHERE id IN (SELECT value FROM json_each(?))`
-	qResetMisses    = `UPDATE job_openings SET misses = 0 WHERE id IN (SELECT value FROM json_each(?)) AND misses <> 0`
-	qMissedOpenings = `UPDATE job_openings SET misses = misses + 1 WHERE id IN (SELECT value FROM json_each(?))`
-	qCloseOpenings  = `UPDATE job_openings SET closed_at = ?, misses = misses + 1
+	qSeenOpenings = `UPDATE job_openings SET last_seen_at = ? WHERE id IN (SELECT value FROM json_each(?))`
+	qResetMisses  = `UPDATE job_openings SET misses = 0 WHERE id IN (SELECT value FROM json_each(?)) AND misses <> 0`
+	// An opening missed for the first time keeps the last poll that saw
+	// it: its board's last success, which JobOpenings read in its place
+	// while it was open and not missed (openingLastSeen).
+	qMissedOpenings = `UPDATE job_openings SET misses = misses + 1,
+		last_seen_at = CASE WHEN misses = 0 THEN max(last_seen_at, coalesce(?, last_seen_at)) ELSE last_seen_at END
+		WHERE id IN (SELECT value FROM json_each(?))`
+	qCloseOpenings = `UPDATE job_openings SET closed_at = ?, misses = misses + 1,
+		last_seen_at = CASE WHEN misses = 0 THEN max(last_seen_at, coalesce(?, last_seen_at)) ELSE last_seen_at END
 		WHERE id IN (SELECT value FROM json_each(?))`
 	// A poll listing what the last one did is PlanBoardPoll with same
-	// true, in three statements that read nothing: the openings the last
-	// poll missed miss again (closing at prospector.ClosingMisses), and
-	// the others are seen. The first two find their rows through the open
-	// index, which holds misses, and usually find none.
+	// true: the openings the last poll missed miss again (closing at
+	// prospector.ClosingMisses), found through the open index, which
+	// holds misses, and usually none; the others are seen, which writes
+	// nothing: their last sighting is the target's last success
+	// (openingLastSeen), so qSameSeen only counts them, in the index.
 	qSameClose = `UPDATE job_openings SET closed_at = ?, misses = misses + 1
 		WHERE company_id = ? AND source = ? AND board_token = ? AND closed_at IS NULL AND misses > 0 AND misses + 1 >= ?`
 	qSameMiss = `UPDATE job_openings SET misses = misses + 1
 		WHERE company_id = ? AND source = ? AND board_token = ? AND closed_at IS NULL AND misses > 0`
-	qSameSeen = `UPDATE job_openings SET last_seen_at = ?
+	qSameSeen = `SELECT count(*) FROM job_openings
 		WHERE company_id = ? AND source = ? AND board_token = ? AND closed_at IS NULL AND misses = 0`
 )
 
@@ -86,9 +90,31 @@ func (db *DB) ApplyBoardPolls(ctx context.Context, ps []*prospector.BoardPoll) (
 		qSameSeen); err != nil {
 		return nil, err
 	}
+	if err := db.writeStmts(ctx, batchStatements...); err != nil {
+		return nil, err
+	}
 	res := make([]prospector.BoardPollResult, len(ps))
 	err := db.tx(ctx, func(tx *sql.Tx) error {
+		// The polls of unchanged boards are applied together; the others
+		// one by one, after them (their targets differ, so the order
+		// between the two sets changes nothing).
+		slow := make([]bool, len(ps))
+		if len(ps) > 1 {
+			same, s, err := db.splitBatch(ctx, tx, ps)
+			if err != nil {
+				return err
+			}
+			if err := db.applySame(ctx, tx, same, res); err != nil {
+				return err
+			}
+			slow = s
+		} else if len(ps) == 1 {
+			slow[0] = true
+		}
 		for _, i := range prospector.BoardPollOrder(ps) {
+			if !slow[i] {
+				continue
+			}
 			r, err := db.applyBoardPoll(ctx, tx, ps[i])
 			if err != nil {
 				return err
@@ -132,7 +158,7 @@ func (db *DB) applyBoardPoll(ctx context.Context, tx *sql.Tx, p *prospector.Boar
 	if err != nil {
 		return res, err
 	}
-	if err := db.writeBoardPlan(ctx, tx, plan); err != nil {
+	if err := db.writeBoardPlan(ctx, tx, plan, t.LastSuccessAt); err != nil {
 		return res, err
 	}
 	sig, err := upsert(ctx, tx, signalSpec(formatTime(time.Now())), plan.Signals)
@@ -158,7 +184,6 @@ func (db *DB) sameListing(ctx context.Context, tx *sql.Tx, t *prospector.SourceT
 	}{
 		{qSameClose, []any{ts, t.CompanyID, t.Board, t.Ref, prospector.ClosingMisses}, &res.Closed},
 		{qSameMiss, []any{t.CompanyID, t.Board, t.Ref}, &res.Missed},
-		{qSameSeen, []any{ts, t.CompanyID, t.Board, t.Ref}, &res.Seen},
 	} {
 		s, _ := txStmt(ctx, db, tx, step.query) // prepared by ApplyBoardPoll: cannot fail
 		r, err := s.ExecContext(ctx, step.args...)
@@ -167,6 +192,10 @@ func (db *DB) sameListing(ctx context.Context, tx *sql.Tx, t *prospector.SourceT
 		}
 		n, _ := r.RowsAffected()
 		*step.n = int(n)
+	}
+	s, _ := txStmt(ctx, db, tx, qSameSeen)
+	if err := s.QueryRowContext(ctx, t.CompanyID, t.Board, t.Ref).Scan(&res.Seen); err != nil {
+		return res, fmt.Errorf("same listing: %w", err)
 	}
 	return res, nil
 }
@@ -207,7 +236,8 @@ func (db *DB) boardOpenings(ctx context.Context, tx *sql.Tx, t *prospector.Sourc
 // writeBoardPlan writes a plan's openings: new ones, whole rows of
 // changed and reopened ones, then one statement per set for the seen,
 // missed and closed ones.
-func (db *DB) writeBoardPlan(ctx context.Context, tx *sql.Tx, plan *prospector.BoardPlan) error {
+// lastSuccess is the board's last successful poll before this one.
+func (db *DB) writeBoardPlan(ctx context.Context, tx *sql.Tx, plan *prospector.BoardPlan, lastSuccess *time.Time) error {
 	stmt := func(q string) *sql.Stmt { s, _ := txStmt(ctx, db, tx, q); return s } // prepared by ApplyBoardPoll
 	for _, o := range plan.Insert {
 		if err := stmt(qInsertOpening).QueryRowContext(ctx, o.CompanyID, o.Source, o.BoardToken, o.ExternalID, o.Title,
@@ -230,10 +260,11 @@ func (db *DB) writeBoardPlan(ctx context.Context, tx *sql.Tx, plan *prospector.B
 	if err := execForIDs(ctx, stmt(qResetMisses), plan.Seen); err != nil {
 		return fmt.Errorf("seen job openings: %w", err)
 	}
-	if err := execForIDs(ctx, stmt(qMissedOpenings), openingIDs(plan.Missed)); err != nil {
+	last := formatTimePtr(lastSuccess)
+	if err := execForIDs(ctx, stmt(qMissedOpenings), openingIDs(plan.Missed), last); err != nil {
 		return fmt.Errorf("missed job openings: %w", err)
 	}
-	if err := execForIDs(ctx, stmt(qCloseOpenings), openingIDs(plan.Close), at); err != nil {
+	if err := execForIDs(ctx, stmt(qCloseOpenings), openingIDs(plan.Close), at, last); err != nil {
 		return fmt.Errorf("close job openings: %w", err)
 	}
 	return nil
@@ -258,19 +289,32 @@ func openingIDs(os []*prospector.JobOpening) []int64 {
 	return ids
 }
 
+// openingLastSeen is an opening's last sighting: an open opening its
+// board's last poll did not miss was seen by that poll, so its board
+// target's last success stands for it. Polls of unchanged boards write
+// no opening (qSameSeen); a poll that misses one writes its last
+// sighting down (qMissedOpenings).
+const openingLastSeen = `CASE WHEN o.closed_at IS NULL AND o.misses = 0
+	THEN max(o.last_seen_at, coalesce(t.last_success_at, o.last_seen_at)) ELSE o.last_seen_at END`
+
 // JobOpenings pages a company's openings newest first.
 func (db *DB) JobOpenings(ctx context.Context, f prospector.JobOpeningFilter) ([]*prospector.JobOpening, error) {
-	where, args := `company_id = ?`, []any{f.CompanyID}
+	where, args := `o.company_id = ?`, []any{f.CompanyID}
 	if f.ActiveOnly {
-		where += ` AND closed_at IS NULL`
+		where += ` AND o.closed_at IS NULL`
 	}
 	if f.Since != nil {
-		where, args = where+` AND first_seen_at >= ?`, append(args, formatTime(*f.Since))
+		where, args = where+` AND o.first_seen_at >= ?`, append(args, formatTime(*f.Since))
 	}
 	limit := f.Limit
 	if limit <= 0 {
 		limit = -1
 	}
-	return queryPrepared(ctx, db, `SELECT `+openingColumns+` FROM job_openings WHERE `+where+`
-		ORDER BY first_seen_at DESC, id DESC LIMIT (? + 0) OFFSET (? + 0)`, scanOpening, append(args, limit, f.Offset)...)
+	return queryPrepared(ctx, db, `SELECT o.id, o.company_id, o.source, o.board_token, o.external_id, o.title,
+		o.job_level, o.job_function, o.department, o.location, o.country_code, o.remote, o.url, o.posted_at,
+		o.first_seen_at, `+openingLastSeen+`, o.closed_at, o.misses, o.content_hash
+		FROM job_openings AS o LEFT JOIN source_targets AS t ON t.company_id = o.company_id AND t.kind = 'board'
+			AND t.board = o.source AND t.ref = o.board_token
+		WHERE `+where+` ORDER BY o.first_seen_at DESC, o.id DESC LIMIT (? + 0) OFFSET (? + 0)`, scanOpening,
+		append(args, limit, f.Offset)...)
 }

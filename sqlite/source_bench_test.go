@@ -20,3 +20,6 @@ func BenchmarkSECDay(b *testing.B) { storetest.BenchSECDay(b, openBench(b), 100_
 
 // BenchmarkNews: a feed of 50 new stories, and the same feed again.
 func BenchmarkNews(b *testing.B) { storetest.BenchNews(b, openBench(b)) }
+
+// BenchmarkBoardBatch: a cycle's batch of 100 polls of unchanged boards.
+func BenchmarkBoardBatch(b *testing.B) { storetest.BenchBoardBatch(b, openBench(b)) }

@@ -148,3 +148,50 @@ func BenchBoardCycle(b *testing.B, s prospector.Store, boards, perBoard, workers
 		}
 	}
 }
+
+// BenchBoardBatch measures ApplyBoardPolls on a batch of 100 polls of
+// unchanged boards of 10 openings each, as a poll cycle stores them:
+// 304s ("notmodified") and answers listing the same postings
+// ("unchanged"). ns/op is per batch; poll-us and poll-cpu-us (the
+// process's CPU, SQLite's included) are per poll.
+func BenchBoardBatch(b *testing.B, s prospector.Store) {
+	const boards, perBoard, batch = 1000, 10, 100
+	for _, result := range []string{prospector.PollNotModified, prospector.PollOK} {
+		name := map[string]string{prospector.PollNotModified: "notmodified", prospector.PollOK: "unchanged"}[result]
+		b.Run(name, func(b *testing.B) {
+			ts := benchBoards(b, s, fmt.Sprintf("batch%s%d", name, time.Now().UnixNano()), boards)
+			listing := make([][]prospector.JobPosting, boards)
+			for i, t := range ts {
+				listing[i] = benchPostings(i*perBoard, perBoard)
+				benchApply(b, s, &prospector.BoardPoll{TargetID: t.ID, Postings: listing[i],
+					Outcome: prospector.PollOutcome{At: srcT0, Result: prospector.PollOK, Interval: 6 * time.Hour, Jitter: 0.5}})
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			n, cpu := 0, cpuSeconds()
+			for k := range b.N {
+				ps := make([]*prospector.BoardPoll, batch)
+				for j := range ps {
+					i := (k*batch + j) % boards
+					ps[j] = &prospector.BoardPoll{TargetID: ts[i].ID, Outcome: prospector.PollOutcome{
+						At: srcT0.Add(time.Duration(k+1) * time.Minute), Result: result, Interval: 6 * time.Hour, Jitter: 0.5}}
+					if result == prospector.PollOK {
+						ps[j].Postings = listing[i]
+					}
+				}
+				rs, err := s.ApplyBoardPolls(context.Background(), ps)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, r := range rs {
+					if r.Seen != perBoard || r.New != 0 {
+						b.Fatalf("unchanged board: %+v", r)
+					}
+				}
+				n += batch
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(n), "poll-us")
+			b.ReportMetric((cpuSeconds()-cpu)*1e6/float64(n), "poll-cpu-us")
+		})
+	}
+}

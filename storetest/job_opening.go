@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -371,5 +372,148 @@ func testBoardPollsBatch(t *testing.T, s prospector.Store) {
 	}
 	if tg, _ := s.Target(ctx, b.ID); !tg.LastSuccessAt.Equal(t2) {
 		t.Fatalf("a failed batch moved the board: %+v", tg)
+	}
+}
+
+// testBoardPollsBatchUnchanged: a batch of polls of several boards,
+// most of them unchanged (304s and listings with the same postings, one
+// board with an opening its last poll missed) and one changed, gives
+// the results, openings, signals and schedules that applying the same
+// polls one by one gives on a twin store.
+func testBoardPollsBatchUnchanged(t *testing.T, batched, single prospector.Store) {
+	ctx := context.Background()
+	setup := func(s prospector.Store) (int64, []int64) {
+		co, a := watchedBoard(t, s)
+		ids := []int64{a.ID}
+		for _, kind := range []string{"lever", "ashby", "recruitee"} {
+			if _, err := s.AddTargets(ctx, []*prospector.SourceTarget{{CompanyID: co.ID, Kind: prospector.TargetBoard,
+				Board: kind, Ref: "acme", Origin: prospector.OriginFlag}}, srcT0); err != nil {
+				t.Fatal(err)
+			}
+			ts, err := s.ListTargets(ctx, prospector.TargetFilter{CompanyID: co.ID, Kind: prospector.TargetBoard, Board: kind})
+			if err != nil || len(ts) != 1 {
+				t.Fatalf("%s target: %v", kind, err)
+			}
+			ids = append(ids, ts[0].ID)
+		}
+		return co.ID, ids
+	}
+	coB, idsB := setup(batched)
+	coS, idsS := setup(single)
+	j := func(id string) prospector.JobPosting { return jobPosting(id, "Engineer "+id) }
+	t1, t2, t3 := srcT0.Add(6*time.Hour), srcT0.Add(12*time.Hour), srcT0.Add(18*time.Hour)
+	notModified := func(target int64, at time.Time) *prospector.BoardPoll {
+		return &prospector.BoardPoll{TargetID: target, Outcome: prospector.PollOutcome{At: at, Result: prospector.PollNotModified,
+			ETag: `"kept"`, Interval: 6 * time.Hour, Jitter: 0.25}}
+	}
+	// polls gives the polls of each step for a store's targets (a, b, c,
+	// d: greenhouse, lever, ashby, recruitee).
+	polls := func(ids []int64) [][]*prospector.BoardPoll {
+		a, b, c, d := ids[0], ids[1], ids[2], ids[3]
+		return [][]*prospector.BoardPoll{
+			{boardPoll(a, srcT0, j("1"), j("2")), boardPoll(b, srcT0, j("3")), boardPoll(c, srcT0, j("4"), j("5")), boardPoll(d, srcT0, j("6"))},
+			{boardPoll(c, t1, j("4"))}, // 5 missed once
+			// c: 5 missed again, closed; b: the same postings, a new ETag;
+			// d: one new posting.
+			{boardPoll(d, t2, j("6"), j("7")), notModified(c, t2), boardPoll(b, t2, j("3")), notModified(a, t2)},
+			{notModified(a, t3), notModified(b, t3), notModified(c, t3), notModified(d, t3)},
+		}
+	}
+	var gotB, gotS [][]prospector.BoardPollResult
+	for _, step := range polls(idsB) {
+		rs, err := batched.ApplyBoardPolls(ctx, step)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotB = append(gotB, rs)
+	}
+	for _, step := range polls(idsS) {
+		var rs []prospector.BoardPollResult
+		for _, p := range step {
+			r, err := single.ApplyBoardPoll(ctx, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs = append(rs, r)
+		}
+		gotS = append(gotS, rs)
+	}
+	if fmt.Sprint(gotB) != fmt.Sprint(gotS) {
+		t.Fatalf("batched results %+v, one by one %+v", gotB, gotS)
+	}
+	want := []prospector.BoardPollResult{{New: 1, Seen: 1, Signals: 1}, {Closed: 1, Seen: 1}, {Seen: 1}, {Seen: 2}}
+	if !slices.Equal(gotB[2], want) {
+		t.Fatalf("the mixed batch: %+v, want %+v", gotB[2], want)
+	}
+	openings := func(s prospector.Store, co int64) string {
+		os, err := s.JobOpenings(ctx, prospector.JobOpeningFilter{CompanyID: co})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, o := range os {
+			out = append(out, fmt.Sprintf("%s %s %s first %s last %s closed %v misses %d", o.Source, o.ExternalID, o.Title,
+				o.FirstSeenAt.Format(time.RFC3339), o.LastSeenAt.Format(time.RFC3339), o.ClosedAt, o.Misses))
+		}
+		return strings.Join(out, "\n")
+	}
+	if b, s := openings(batched, coB), openings(single, coS); b != s {
+		t.Fatalf("openings batched:\n%s\none by one:\n%s", b, s)
+	}
+	if o := openingsByID(t, batched, coB, false)["1"]; !o.LastSeenAt.Equal(t3) {
+		t.Fatalf("opening 1 last seen %v, want the last 304's %v", o.LastSeenAt, t3)
+	}
+	targets := func(s prospector.Store, ids []int64) string {
+		var out []string
+		for _, id := range ids {
+			tg, err := s.Target(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%s etag %s lm %q hash %v last poll %v success %v next %v failures %d name %q %q",
+				tg.Board, tg.ETag, tg.LastModified, *tg.ContentHash, tg.LastPollAt, tg.LastSuccessAt, tg.NextPollAt,
+				tg.Failures, tg.BoardCompanyName, tg.NameCheck))
+		}
+		return strings.Join(out, "\n")
+	}
+	if b, s := targets(batched, idsB), targets(single, idsS); b != s {
+		t.Fatalf("targets batched:\n%s\none by one:\n%s", b, s)
+	}
+	if n := len(hiringSignals(t, batched, coB)); n != 7 {
+		t.Fatalf("%d hiring signals, want one per opening (7)", n)
+	}
+}
+
+// testLastSeenThroughUnchangedPolls: an opening's last_seen_at is the
+// last successful poll that listed it, whether that poll was a 304, the
+// same listing or a changed one, and it stays there once the opening is
+// missed and closed.
+func testLastSeenThroughUnchangedPolls(t *testing.T, s prospector.Store) {
+	co, b := watchedBoard(t, s)
+	j1, j2 := jobPosting("1", "Senior Backend Engineer"), jobPosting("2", "Account Executive")
+	t1, t2, t3, t4 := srcT0.Add(6*time.Hour), srcT0.Add(12*time.Hour), srcT0.Add(18*time.Hour), srcT0.Add(24*time.Hour)
+	notModified := func(at time.Time) *prospector.BoardPoll {
+		return &prospector.BoardPoll{TargetID: b.ID, Outcome: prospector.PollOutcome{At: at, Result: prospector.PollNotModified,
+			Interval: 6 * time.Hour, Jitter: 0.5}}
+	}
+	lastSeen := func(when string, want map[string]time.Time) {
+		t.Helper()
+		os := openingsByID(t, s, co.ID, false)
+		for id, at := range want {
+			if o := os[id]; o == nil || !o.LastSeenAt.Equal(at) {
+				t.Fatalf("%s: opening %s: %+v, want last seen %v", when, id, o, at)
+			}
+		}
+	}
+	applyPoll(t, s, boardPoll(b.ID, srcT0, j1, j2), prospector.BoardPollResult{New: 2, Signals: 2})
+	applyPoll(t, s, notModified(t1), prospector.BoardPollResult{Seen: 2})
+	lastSeen("after a 304", map[string]time.Time{"1": t1, "2": t1})
+	applyPoll(t, s, boardPoll(b.ID, t2, j2), prospector.BoardPollResult{Seen: 1, Missed: 1})
+	lastSeen("after a poll that misses 1", map[string]time.Time{"1": t1, "2": t2})
+	applyPoll(t, s, boardPoll(b.ID, t3, j2), prospector.BoardPollResult{Seen: 1, Closed: 1})
+	applyPoll(t, s, notModified(t4), prospector.BoardPollResult{Seen: 1})
+	lastSeen("after 1 closed", map[string]time.Time{"1": t1, "2": t4})
+	if o := openingsByID(t, s, co.ID, false)["1"]; o.ClosedAt == nil || !o.ClosedAt.Equal(t3) {
+		t.Fatalf("opening 1 closed at %v, want %v", o.ClosedAt, t3)
 	}
 }

@@ -22,6 +22,8 @@ func runSources(t *testing.T, open Opener) {
 	t.Run("BoardPollScopedAndRefused", func(t *testing.T) { testBoardPollScopedAndRefused(t, open(t)) })
 	t.Run("BoardPollConcurrent", func(t *testing.T) { testBoardPollConcurrent(t, open(t)) })
 	t.Run("BoardPollsBatch", func(t *testing.T) { testBoardPollsBatch(t, open(t)) })
+	t.Run("BoardPollsBatchUnchanged", func(t *testing.T) { testBoardPollsBatchUnchanged(t, open(t), open(t)) })
+	t.Run("LastSeenThroughUnchangedPolls", func(t *testing.T) { testLastSeenThroughUnchangedPolls(t, open(t)) })
 	t.Run("JobOpeningsPaging", func(t *testing.T) { testJobOpeningsPaging(t, open(t)) })
 	t.Run("Technologies", func(t *testing.T) { testTechnologies(t, open(t)) })
 	t.Run("TechnologiesRemovedAfter30Days", func(t *testing.T) { testTechnologiesAge(t, open(t)) })

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"runtime"
@@ -64,6 +65,7 @@ func BenchmarkSourcesCycle(b *testing.B) {
 			second.cpu.Round(10*time.Millisecond), 100*second.cpu.Seconds()/first.cpu.Seconds(),
 			float64(second.rssAbove)/(1<<20), float64(second.heapPeak)/(1<<20))
 		b.Logf("system CPU: first cycle %s, second %s", first.sys.Round(10*time.Millisecond), second.sys.Round(10*time.Millisecond))
+		b.Logf("syscalls and context switches: first cycle %v, second %v", first.io, second.io)
 		b.Logf("first cycle:\n%s", first.summary)
 		b.Logf("second cycle:\n%s", second.summary)
 		if first.wall > 5*time.Minute || first.rssAbove > 200<<20 || second.cpu > first.cpu/10 {
@@ -73,11 +75,81 @@ func BenchmarkSourcesCycle(b *testing.B) {
 	}
 }
 
+// BenchmarkSourcesHTTPFloor is the floor under the second cycle's CPU:
+// the standard library's HTTP client alone sends the second cycle's
+// conditional requests (one a board, each answered 304) at the cycle's
+// pacing (per vendor, 4 in flight and starts 50 ms apart) to the same
+// fixtures, with nothing parsed or stored. Same switch and sizes as
+// BenchmarkSourcesCycle:
+//
+//	PROSPECTOR_BENCH_SOURCES=1 go test ./cmd/prospector -run X -bench SourcesHTTPFloor -benchtime 1x
+func BenchmarkSourcesHTTPFloor(b *testing.B) {
+	if os.Getenv("PROSPECTOR_BENCH_SOURCES") != "1" {
+		b.Skip("set PROSPECTOR_BENCH_SOURCES=1 to run the sources benchmark")
+	}
+	boards := envInt("PROSPECTOR_BENCH_SOURCES_BOARDS", 10000)
+	bases := startBenchFixtures(b, boards, envInt("PROSPECTOR_BENCH_SOURCES_POSTINGS", 10))
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
+	defer hc.CloseIdleConnections()
+	// The paths the adapters request (package boards).
+	paths := map[string]string{"greenhouse": "/v1/boards/%s/jobs?content=true", "lever": "/v0/postings/%s?mode=json",
+		"ashby": "/posting-api/job-board/%s"}
+	etags := make([]string, boards)
+	pass := func(conditional bool) {
+		var wg sync.WaitGroup
+		for v, name := range benchVendors {
+			wg.Go(func() {
+				slots := make(chan struct{}, 4)
+				tick := time.NewTicker(50 * time.Millisecond)
+				defer tick.Stop()
+				var inflight sync.WaitGroup
+				for i := v; i < boards; i += 3 {
+					<-tick.C
+					slots <- struct{}{}
+					inflight.Go(func() {
+						defer func() { <-slots }()
+						req, _ := http.NewRequest(http.MethodGet, bases[name]+fmt.Sprintf(paths[name], fmt.Sprintf("bench%05d", i)), nil)
+						if conditional {
+							req.Header.Set("If-None-Match", etags[i])
+						}
+						res, err := hc.Do(req)
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						io.Copy(io.Discard, res.Body)
+						res.Body.Close()
+						switch {
+						case !conditional:
+							etags[i] = res.Header.Get("ETag")
+						case res.StatusCode != http.StatusNotModified:
+							b.Errorf("board %d: HTTP %d, want 304", i, res.StatusCode)
+						}
+					})
+				}
+				inflight.Wait()
+			})
+		}
+		wg.Wait()
+	}
+	for range b.N {
+		pass(false)
+		cpu0, sys0, start := cpuTime(), sysTime(), time.Now()
+		pass(true)
+		cpu, sys := cpuTime()-cpu0, sysTime()-sys0
+		b.ReportMetric(float64(cpu.Microseconds())/float64(boards), "cpu-us/request")
+		b.Logf("%d conditional requests: %s wall, %s CPU (kernel %s), %.0f us a request",
+			boards, time.Since(start).Round(time.Second), cpu.Round(10*time.Millisecond), sys.Round(10*time.Millisecond),
+			float64(cpu.Microseconds())/float64(boards))
+	}
+}
+
 type cycleCost struct {
 	wall, cpu, sys     time.Duration // sys: the part of cpu spent in the kernel
 	baseline, rssAbove int64
 	heapPeak           uint64 // Go heap in use, at its peak
 	summary            string
+	io                 map[string]int64 // /proc/self/io and context switches: the cycle's share
 }
 
 // measureCycle runs sources run --once in-process and measures its wall
@@ -121,9 +193,14 @@ func measureCycle(b *testing.B, vars map[string]string, args []string, profile s
 		}
 	}()
 	var out bytes.Buffer
+	io0 := procCounters()
 	cpu0, sys0, start := cpuTime(), sysTime(), time.Now()
 	err := run(context.Background(), args, func(k string) string { return vars[k] }, &out, io.Discard)
 	c.wall, c.cpu, c.sys = time.Since(start), cpuTime()-cpu0, sysTime()-sys0
+	c.io = procCounters()
+	for k, v := range io0 {
+		c.io[k] -= v
+	}
 	close(done)
 	wg.Wait()
 	if err != nil {
@@ -216,6 +293,31 @@ func TestBenchFixtureProcess(t *testing.T) {
 	}
 	fmt.Println("FIXTURES " + strings.Join(line, " "))
 	io.Copy(io.Discard, os.Stdin)
+}
+
+// procCounters reads this process's read and write system calls, bytes
+// written to storage, and context switches (where the kernel's share
+// of a cycle's CPU goes); empty where /proc does not say.
+func procCounters() map[string]int64 {
+	out := map[string]int64{}
+	for _, file := range []string{"/proc/self/io", "/proc/self/status"} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			k, v, ok := strings.Cut(line, ":")
+			switch k {
+			case "syscr", "syscw", "write_bytes", "voluntary_ctxt_switches", "nonvoluntary_ctxt_switches":
+			default:
+				continue
+			}
+			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); ok && err == nil {
+				out[strings.TrimSuffix(k, "_ctxt_switches")] = n
+			}
+		}
+	}
+	return out
 }
 
 // rss is this process's resident set size in bytes.
