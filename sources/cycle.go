@@ -120,17 +120,14 @@ func (p *Poller) Cycle(ctx context.Context, o CycleOptions) (*Summary, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for {
-				t, ok := q.next()
-				if !ok {
-					return
-				}
+			t, ok := q.next()
+			for ok {
 				r, err := p.pollIn(cctx, t, co, bt)
 				var found []*prospector.SourceTarget
 				if r != nil {
 					found = r.Discovered
 				}
-				q.done(t, found)
+				queued := q.done(t, found)
 				mu.Lock()
 				if err != nil {
 					if firstErr == nil {
@@ -141,6 +138,7 @@ func (p *Poller) Cycle(ctx context.Context, o CycleOptions) (*Summary, error) {
 					report(r)
 				}
 				mu.Unlock()
+				t, ok = q.nextAfter(t, queued)
 			}
 		}()
 	}
