@@ -120,14 +120,17 @@ func (p *Poller) Cycle(ctx context.Context, o CycleOptions) (*Summary, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			t, ok := q.next()
-			for ok {
+			for {
+				t, ok := q.next()
+				if !ok {
+					return
+				}
 				r, err := p.pollIn(cctx, t, co, bt)
 				var found []*prospector.SourceTarget
 				if r != nil {
 					found = r.Discovered
 				}
-				queued := q.done(t, found)
+				q.done(t, found)
 				mu.Lock()
 				if err != nil {
 					if firstErr == nil {
@@ -138,7 +141,6 @@ func (p *Poller) Cycle(ctx context.Context, o CycleOptions) (*Summary, error) {
 					report(r)
 				}
 				mu.Unlock()
-				t, ok = q.nextAfter(t, queued)
 			}
 		}()
 	}

@@ -72,86 +72,50 @@ func (d *dispatch) push(t *prospector.SourceTarget) {
 func (d *dispatch) next() (*prospector.SourceTarget, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.wait()
-}
-
-// wait is next with d.mu held.
-func (d *dispatch) wait() (*prospector.SourceTarget, bool) {
 	for {
 		if d.pending == 0 && d.running == 0 {
 			return nil, false
 		}
-		if t, _ := d.take(); t != nil {
-			return t, true
+		for i := range d.order {
+			g := d.order[(d.turn+i)%len(d.order)]
+			if len(g.targets) > 0 && g.running < g.limit {
+				d.turn = (d.turn + i + 1) % len(d.order)
+				t := g.targets[0]
+				g.targets = g.targets[1:]
+				g.running++
+				d.pending--
+				d.running++
+				return t, true
+			}
+		}
+		if d.pending == 0 && d.running == 0 {
+			return nil, false
 		}
 		d.cond.Wait()
 	}
 }
 
-// take starts the next target whose group is under its limit, round
-// robin, and returns it with its group; nil when none may start now.
-// d.mu held.
-func (d *dispatch) take() (*prospector.SourceTarget, *group) {
-	for i := range d.order {
-		g := d.order[(d.turn+i)%len(d.order)]
-		if len(g.targets) > 0 && g.running < g.limit {
-			d.turn = (d.turn + i + 1) % len(d.order)
-			t := g.targets[0]
-			g.targets = g.targets[1:]
-			g.running++
-			d.pending--
-			d.running++
-			return t, g
-		}
-	}
-	return nil, nil
-}
-
-// done ends t's poll and queues the boards it discovered (it returns how
-// many were new to the cycle); the last poll
-// wakes every waiting worker to end. It wakes no one else: the worker
-// calls nextAfter, which takes the slot t freed when it can and wakes a
-// worker only for a slot or a discovered board it leaves. Waking one for
-// the freed slot while its own worker takes it cost every poll a
-// scheduler round trip to a worker that found nothing to do.
-func (d *dispatch) done(t *prospector.SourceTarget, found []*prospector.SourceTarget) (queued int) {
+// done ends t's poll and queues the boards it discovered: the poll frees
+// one slot and each board adds one target, so it wakes one waiting
+// worker for each rather than all of them; the last poll wakes them all
+// to end.
+func (d *dispatch) done(t *prospector.SourceTarget, found []*prospector.SourceTarget) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	name, _ := groupOf(t)
 	d.groups[name].running--
 	d.running--
-	before := d.queued
+	added := d.queued
 	for _, f := range found {
 		d.push(f)
 	}
 	if d.pending == 0 && d.running == 0 {
 		d.cond.Broadcast()
+		return
 	}
-	return d.queued - before
-}
-
-// nextAfter is next for the worker whose poll of t ended (done) and
-// queued found new boards.
-func (d *dispatch) nextAfter(t *prospector.SourceTarget, found int) (*prospector.SourceTarget, bool) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.pending == 0 && d.running == 0 {
-		return nil, false
-	}
-	name, _ := groupOf(t)
-	freed := d.groups[name]
-	next, g := d.take()
-	wake := found
-	if next == nil || (g != freed && len(freed.targets) > 0 && freed.running < freed.limit) {
-		wake++
-	}
-	for range wake {
+	for range 1 + d.queued - added {
 		d.cond.Signal()
 	}
-	if next != nil {
-		return next, true
-	}
-	return d.wait()
 }
 
 // total is how many targets the cycle has queued so far.
