@@ -147,7 +147,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	// Search companies.
 	do("search", chromedp.SendKeys(chromedp.CSS(`input[name=industry]`), "Software Development"),
 		chromedp.Click(chromedp.CSS(`form.filters button[type=submit]`)), chromedp.WaitVisible(chromedp.ID("results")))
-	if c := text(".count"); !strings.Contains(c, "Showing 1–") {
+	if c := text(".count"); !strings.Contains(c, "Showing 1–") || !regexp.MustCompile(`^[0-9,]+ results?\. `).MatchString(c) {
 		t.Fatalf("search count: %q", c)
 	}
 	shot("02-search")
