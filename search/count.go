@@ -14,44 +14,54 @@ const countTier = -1
 // rows in every field bitmap and in at least one counted value (the
 // tiers together cover match counts 1 to n), less the excluded ones. It
 // is cardinalities of the bitmaps walk already intersects, no row is
-// read; the intersection goes through the filter cache, so paging the
-// same query counts it once.
+// read; an intersection that has to be built goes through the filter
+// cache, so paging the same query builds it once.
 func count(ctx context.Context, pl plan) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	conj := pl.fields
-	if len(pl.counted) > 1 {
-		conj = append(append([]*roaring.Bitmap(nil), pl.fields...), union(pl.counted))
+	ranked := len(pl.counted) > 1
+	if !ranked {
+		switch {
+		case len(pl.fields) == 0:
+			return cardinalityLess(pl.all, pl.not), nil
+		case len(pl.fields) == 1:
+			return cardinalityLess(pl.fields[0], pl.not), nil
+		case len(pl.fields) == 2 && pl.not == nil:
+			return int(pl.fields[0].AndCardinality(pl.fields[1])), nil
+		}
 	}
-	if len(conj) == 0 {
-		conj = []*roaring.Bitmap{pl.all}
-	}
-	if len(conj) == 2 && pl.not == nil {
-		return int(conj[0].AndCardinality(conj[1])), nil
-	}
-	m := conj[0]
-	if len(conj) > 1 {
-		intersect := func() *roaring.Bitmap {
-			bs := bySize(conj)
-			m := bs[0]
-			for _, b := range bs[1:] {
-				if m.IsEmpty() {
-					break
-				}
-				m = roaring.And(m, b)
+	// The union of the ranked values is built inside the cached function:
+	// on a cache hit it costs nothing.
+	intersect := func() *roaring.Bitmap {
+		conj := pl.fields
+		if ranked {
+			conj = append(append([]*roaring.Bitmap(nil), pl.fields...), union(pl.counted))
+		}
+		bs := bySize(conj)
+		m := bs[0]
+		for _, b := range bs[1:] {
+			if m.IsEmpty() {
+				break
 			}
-			return m
+			m = roaring.And(m, b)
 		}
-		if pl.intersect != nil {
-			m = pl.intersect(countTier, intersect)
-		} else {
-			m = intersect()
-		}
+		return m
 	}
+	var m *roaring.Bitmap
+	if pl.intersect != nil {
+		m = pl.intersect(countTier, intersect)
+	} else {
+		m = intersect()
+	}
+	return cardinalityLess(m, pl.not), nil
+}
+
+// cardinalityLess is |m| less the rows of m in not (nil: none).
+func cardinalityLess(m, not *roaring.Bitmap) int {
 	n := m.GetCardinality()
-	if pl.not != nil {
-		n -= m.AndCardinality(pl.not)
+	if not != nil {
+		n -= m.AndCardinality(not)
 	}
-	return int(n), nil
+	return int(n)
 }
