@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,8 +19,6 @@ import (
 // any other through the board fixture: what a cycle costs besides HTTP.
 type unchangedFetcher struct {
 	boardtest.Fetcher
-	mu    sync.Mutex
-	etags map[string]string
 }
 
 func (f *unchangedFetcher) Fetch(ctx context.Context, req prospector.FetchRequest) (*prospector.FetchResponse, error) {
