@@ -318,6 +318,8 @@ func (ix *Index) applyPeople(ps []*prospector.Person) error {
 	defer ix.mu.Unlock()
 	ix.gen++
 	ix.peopleVersion.Add(1)
+	memo := newPersonMemo()
+	var ids []uint32
 	for _, p := range ps {
 		key, err := rankKey(personTier(p.JobLevel), p.ID, personTierShift)
 		if err != nil {
@@ -331,7 +333,9 @@ func (ix *Index) applyPeople(ps []*prospector.Person) error {
 			facts, _ := ix.facts.get(ix.members.ownerOf(id))
 			wasCo = facts.terms()
 		}
-		ix.people.move(id, key, was, personTerms(p))
+		ix.people.move(id, key, was, nil)
+		ids = ix.personTermIDs(p, memo, ids[:0])
+		ix.people.add(key, ids)
 		ix.peopleAll.Add(key)
 		ix.personCards.put(id, ix.strs.pack(personCard(p), 0, personModes))
 		ix.personFacts.set(id, personFacts{level: p.JobLevel, function: p.JobFunction})
@@ -344,7 +348,8 @@ func (ix *Index) applyPeople(ps []*prospector.Person) error {
 				ix.members.insert(id, co, nil)
 			}
 			facts, _ := ix.facts.get(co)
-			ix.peopleCo.move(id, key, wasCo, facts.terms())
+			ix.peopleCo.move(id, key, wasCo, nil)
+			ix.peopleCo.add(key, memoIDs(ix.peopleCo, memo.co, facts, facts.terms))
 		} else {
 			ix.members.remove(id)
 			ix.peopleCo.move(id, 0, wasCo, nil)
@@ -354,6 +359,61 @@ func (ix *Index) applyPeople(ps []*prospector.Person) error {
 		}
 	}
 	return nil
+}
+
+// personMemo keeps, for one batch, the term ids each distinct title,
+// place and company facts give: people share few of them, and
+// tokenising and joining terms again for every person was a third of
+// a cold build's indexing time.
+type personMemo struct {
+	field map[[3]string][]uint32 // {field, value, region of a place} -> ids in people
+	co    map[companyFacts][]uint32
+}
+
+func newPersonMemo() personMemo {
+	return personMemo{field: map[[3]string][]uint32{}, co: map[companyFacts][]uint32{}}
+}
+
+// memoIDs returns the term ids in p of terms(), computed once per k.
+func memoIDs[K comparable](p *postings, memo map[K][]uint32, k K, terms func() []string) []uint32 {
+	if ids, ok := memo[k]; ok {
+		return ids
+	}
+	ts := terms()
+	ids := make([]uint32, len(ts))
+	for i, t := range ts {
+		ids[i] = p.termID(t)
+	}
+	memo[k] = ids
+	return ids
+}
+
+// personTermIDs appends the ids in ix.people of personTerms(p) to out.
+func (ix *Index) personTermIDs(p *prospector.Person, memo personMemo, out []uint32) []uint32 {
+	one := func(field, value string) []string { return []string{term(field, value)} }
+	out = append(out, memoIDs(ix.people, memo.field, [3]string{fTitle, p.Title}, func() []string {
+		return termsOf(fTitle, taxonomy.TitleTokens(p.Title))
+	})...)
+	if p.JobLevel != "" {
+		out = append(out, memoIDs(ix.people, memo.field, [3]string{fLevel, p.JobLevel}, func() []string { return one(fLevel, p.JobLevel) })...)
+	}
+	if p.JobFunction != "" {
+		out = append(out, memoIDs(ix.people, memo.field, [3]string{fFunction, p.JobFunction}, func() []string { return one(fFunction, p.JobFunction) })...)
+	}
+	if p.CountryCode != "" {
+		out = append(out, memoIDs(ix.people, memo.field, [3]string{fCountry, p.CountryCode}, func() []string { return one(fCountry, p.CountryCode) })...)
+	}
+	return append(out, memoIDs(ix.people, memo.field, [3]string{fPlace, p.City, p.Region}, func() []string {
+		return termsOf(fPlace, taxonomy.TextTokens(p.City+" "+p.Region))
+	})...)
+}
+
+func termsOf(field string, values []string) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = term(field, v)
+	}
+	return out
 }
 
 // personTermsOf returns the terms of an indexed person, from its card

@@ -97,6 +97,13 @@ func (p *postings) move(doc, key uint32, old, terms []string) {
 	}
 }
 
+// add puts key in the lists of the term ids.
+func (p *postings) add(key uint32, ids []uint32) {
+	for _, id := range ids {
+		p.lists[id].Add(key)
+	}
+}
+
 // remove takes a row out of every list it is in; only postings with
 // rowTerms know which (the others use move).
 func (p *postings) remove(doc uint32) {
