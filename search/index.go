@@ -299,13 +299,9 @@ func companyTerms(c *prospector.Company) []string {
 	if c.RevenueUSD != nil {
 		out = append(out, term(fRevenue, prospector.RevenueBand(*c.RevenueUSD)))
 	}
-	seen := map[string]bool{}
 	text := c.Name + " " + c.Industry + " " + c.Description + " " + strings.Join(c.Keywords, " ")
-	for _, w := range taxonomy.TextTokens(text) {
-		if !seen[w] {
-			seen[w] = true
-			out = append(out, term(fKeyword, w))
-		}
+	for _, w := range taxonomy.TextTokens(text) { // distinct already
+		out = append(out, term(fKeyword, w))
 	}
 	for _, w := range taxonomy.TextTokens(c.City + " " + c.Region) {
 		out = append(out, term(fPlace, w))
