@@ -145,7 +145,7 @@ func (ix *Index) Sync(ctx context.Context) (int, error) {
 	if err != nil {
 		return erased, err
 	}
-	applied, err := catchUp(ctx, ix, "companies", func() int64 { return ix.companySeq }, ix.store.CompaniesChangedSince,
+	applied, err := catchUp(ctx, ix, "companies", func() int64 { return ix.companySeq }, 0, ix.store.CompaniesChangedSince,
 		func(c *prospector.Company) int64 { return c.Seq }, ix.applyCompanies)
 	if err != nil {
 		return applied, err
@@ -155,11 +155,8 @@ func (ix *Index) Sync(ctx context.Context) (int, error) {
 		people, signals   int
 		peopleErr, sigErr error
 	)
-	wg.Go(func() {
-		people, peopleErr = catchUp(ctx, ix, "people", func() int64 { return ix.personSeq }, ix.store.PeopleChangedSince,
-			func(p *prospector.Person) int64 { return p.Seq }, ix.applyPeople)
-	})
-	signals, sigErr = catchUp(ctx, ix, "signals", func() int64 { return ix.signals.seq }, ix.store.SignalsChangedSince,
+	wg.Go(func() { people, peopleErr = ix.syncPeople(ctx) })
+	signals, sigErr = catchUp(ctx, ix, "signals", func() int64 { return ix.signals.seq }, 0, ix.store.SignalsChangedSince,
 		func(s *prospector.Signal) int64 { return s.Seq }, ix.applySignals)
 	wg.Wait()
 	applied += people + signals + erased
@@ -172,11 +169,94 @@ func (ix *Index) Sync(ctx context.Context) (int, error) {
 	return applied, nil
 }
 
+// syncPeople catches up with the people. A cold build reads them in two
+// ranges of seq side by side, each on its own connection: reading was
+// the longest path of a cold build once indexing a batch cost less than
+// reading it. The ranges end at the last seq when the build began, so a
+// person written meanwhile (whose new seq is past it) is read once more
+// by the catch-up that follows, after its older version; no person is in
+// both ranges. Applying order within a cold build does not matter
+// otherwise: every answer is ordered by rank key.
+func (ix *Index) syncPeople(ctx context.Context) (int, error) {
+	ix.mu.RLock()
+	cold := ix.personSeq == 0
+	ix.mu.RUnlock()
+	read, last := ix.store.PeopleChangedSince, func(p *prospector.Person) int64 { return p.Seq }
+	applied := 0
+	if cold {
+		lo, hi, err := seqBounds(ctx, read, last)
+		if err != nil {
+			return 0, fmt.Errorf("search: sync people: %w", err)
+		}
+		if hi-lo > 4*batchSize {
+			mid := lo + (hi-lo)/2
+			var (
+				wg     sync.WaitGroup
+				n1, n2 int
+				e1, e2 error
+			)
+			wg.Go(func() { n1, e1 = catchUp(ctx, ix, "people", func() int64 { return 0 }, mid, read, last, ix.applyPeople) })
+			n2, e2 = catchUp(ctx, ix, "people", func() int64 { return mid }, hi, read, last, ix.applyPeople)
+			wg.Wait()
+			if err := errors.Join(e1, e2); err != nil {
+				return n1 + n2, err
+			}
+			applied = n1 + n2
+		}
+	}
+	n, err := catchUp(ctx, ix, "people", func() int64 { return ix.personSeq }, 0, read, last, ix.applyPeople)
+	return applied + n, err
+}
+
+// seqBounds returns the first and the last seq of the rows read finds
+// (0, 0 for none), probing one row at a time: about twice log2(last)
+// reads of one row.
+func seqBounds[T any](ctx context.Context, read func(context.Context, int64, int) ([]T, error), last func(T) int64) (lo, hi int64, err error) {
+	after := func(seq int64) (int64, error) { // the first seq past seq, 0 for none
+		rows, err := read(ctx, seq, 1)
+		if err != nil || len(rows) == 0 {
+			return 0, err
+		}
+		return last(rows[0]), nil
+	}
+	if lo, err = after(0); err != nil || lo == 0 {
+		return 0, 0, err
+	}
+	hi = lo
+	step := int64(1)
+	for { // double the step until nothing lies past hi+step
+		next, err := after(hi + step)
+		if err != nil {
+			return 0, 0, err
+		}
+		if next == 0 {
+			break
+		}
+		hi, step = next, step*2
+	}
+	for step > 1 { // then narrow it down
+		step /= 2
+		next, err := after(hi + step)
+		if err != nil {
+			return 0, 0, err
+		}
+		if next != 0 {
+			hi = next
+		}
+	}
+	next, err := after(hi) // past the last: rows written meanwhile
+	if err != nil || next == 0 {
+		return lo, hi, err
+	}
+	return lo, next, nil
+}
+
 // catchUp reads one kind of change in batches from the position seq
 // reports (read under the read lock) and applies each, until the store
-// has no more. The next batch is read while the last is applied: reading
-// rows and indexing them each took about half of a cold start.
-func catchUp[T any](ctx context.Context, ix *Index, kind string, seq func() int64,
+// has no more or, with upTo above 0, up to seq upTo. The next batch is
+// read while the last is applied: reading rows and indexing them each
+// took about half of a cold start.
+func catchUp[T any](ctx context.Context, ix *Index, kind string, seq func() int64, upTo int64,
 	read func(context.Context, int64, int) ([]T, error), last func(T) int64, apply func([]T) error) (int, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -192,6 +272,13 @@ func catchUp[T any](ctx context.Context, ix *Index, kind string, seq func() int6
 			if err != nil {
 				readErr = fmt.Errorf("search: sync %s: %w", kind, err)
 				return
+			}
+			if upTo > 0 {
+				n := len(rows)
+				for n > 0 && last(rows[n-1]) > upTo {
+					n--
+				}
+				rows = rows[:n]
 			}
 			if len(rows) == 0 {
 				return
