@@ -195,7 +195,9 @@ func (ix *Index) syncPeople(ctx context.Context) (int, error) {
 				n1, n2 int
 				e1, e2 error
 			)
-			wg.Go(func() { n1, e1 = catchUp(ctx, ix, "people", func() int64 { return 0 }, mid, read, last, ix.applyPeople) })
+			wg.Go(func() {
+				n1, e1 = catchUp(ctx, ix, "people", func() int64 { return 0 }, mid, read, last, ix.applyPeople)
+			})
 			n2, e2 = catchUp(ctx, ix, "people", func() int64 { return mid }, hi, read, last, ix.applyPeople)
 			wg.Wait()
 			if err := errors.Join(e1, e2); err != nil {
