@@ -145,8 +145,18 @@ func (ix *Index) Sync(ctx context.Context) (int, error) {
 	if err != nil {
 		return erased, err
 	}
-	applied, err := catchUp(ctx, ix, "companies", func() int64 { return ix.companySeq }, 0, ix.store.CompaniesChangedSince,
-		func(c *prospector.Company) int64 { return c.Seq }, ix.applyCompanies)
+	// A company's terms are worked out on the reading goroutine: it has
+	// the time, while applying is what the companies phase waits for.
+	readCompanies := func(ctx context.Context, seq int64, limit int) ([]companyRow, error) {
+		cs, err := ix.store.CompaniesChangedSince(ctx, seq, limit)
+		rows := make([]companyRow, len(cs))
+		for i, c := range cs {
+			rows[i] = companyRow{c, companyTerms(c)}
+		}
+		return rows, err
+	}
+	applied, err := catchUp(ctx, ix, "companies", func() int64 { return ix.companySeq }, 0, readCompanies,
+		func(r companyRow) int64 { return r.Seq }, ix.applyCompanyRows)
 	if err != nil {
 		return applied, err
 	}
@@ -322,11 +332,26 @@ func (ix *Index) optimize() {
 	ix.gen++
 }
 
+// companyRow is a company with its terms.
+type companyRow struct {
+	*prospector.Company
+	terms []string
+}
+
 func (ix *Index) applyCompanies(cs []*prospector.Company) error {
+	rows := make([]companyRow, len(cs))
+	for i, c := range cs {
+		rows[i] = companyRow{c, companyTerms(c)}
+	}
+	return ix.applyCompanyRows(rows)
+}
+
+func (ix *Index) applyCompanyRows(rows []companyRow) error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.gen++
-	for _, c := range cs {
+	for _, r := range rows {
+		c := r.Company
 		key, err := rankKey(companyTier(c.EmployeeRange), c.ID, companyTierShift)
 		if err != nil {
 			return err
@@ -335,7 +360,7 @@ func (ix *Index) applyCompanies(cs []*prospector.Company) error {
 		if old := ix.companyKey(id); old != 0 {
 			ix.companyAll.Remove(old)
 		}
-		ix.companies.set(id, key, companyTerms(c))
+		ix.companies.set(id, key, r.terms)
 		ix.companyAll.Add(key)
 		facts := companyFacts{size: c.EmployeeRange, industry: strings.ToLower(c.Industry)}
 		if old, ok := ix.facts.get(id); ok && old != facts {
