@@ -350,6 +350,7 @@ func (ix *Index) applyCompanyRows(rows []companyRow) error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.gen++
+	var card, packed []byte // reused: put copies
 	for _, r := range rows {
 		c := r.Company
 		key, err := rankKey(companyTier(c.EmployeeRange), c.ID, companyTierShift)
@@ -372,7 +373,9 @@ func (ix *Index) applyCompanyRows(rows []companyRow) error {
 			})
 		}
 		ix.facts.set(id, facts)
-		ix.cards.put(id, ix.strs.pack(companyCard(c), 0, companyModes))
+		card = appendCompanyCard(card[:0], c)
+		packed = ix.strs.packInto(packed[:0], card, 0, companyModes)
+		ix.cards.put(id, packed)
 		ix.byDomain[maphash.String(ix.seed, c.Domain)] = id
 		if c.Seq > ix.companySeq {
 			ix.companySeq = c.Seq
@@ -429,7 +432,10 @@ func (ix *Index) applyPeople(ps []*prospector.Person) error {
 	ix.gen++
 	ix.peopleVersion.Add(1)
 	memo := newPersonMemo()
-	var ids []uint32
+	var (
+		ids          []uint32
+		card, packed []byte // reused: put copies
+	)
 	for _, p := range ps {
 		key, err := rankKey(personTier(p.JobLevel), p.ID, personTierShift)
 		if err != nil {
@@ -447,7 +453,9 @@ func (ix *Index) applyPeople(ps []*prospector.Person) error {
 		ids = ix.personTermIDs(p, memo, ids[:0])
 		ix.people.add(key, ids)
 		ix.peopleAll.Add(key)
-		ix.personCards.put(id, ix.strs.pack(personCard(p), 0, personModes))
+		card = appendPersonCard(card[:0], p)
+		packed = ix.strs.packInto(packed[:0], card, 0, personModes)
+		ix.personCards.put(id, packed)
 		ix.personFacts.set(id, personFacts{level: p.JobLevel, function: p.JobFunction})
 		var co uint32
 		if p.CompanyID != nil {

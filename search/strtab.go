@@ -88,7 +88,13 @@ const (
 // of its own) so that its string fields are kept as modes say; bytes
 // after those fields are copied as they are.
 func (t *strtab) pack(rec []byte, skip int, modes []uint8) []byte {
-	out := append(make([]byte, 0, len(rec)), rec[:skip]...)
+	return t.packInto(make([]byte, 0, len(rec)), rec, skip, modes)
+}
+
+// packInto is pack appending to out, for callers that copy the result
+// (into an arena) and reuse out.
+func (t *strtab) packInto(out, rec []byte, skip int, modes []uint8) []byte {
+	out = append(out, rec[:skip]...)
 	b := rec[skip:]
 	for _, mode := range modes {
 		n, w := binary.Uvarint(b)
