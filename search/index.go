@@ -435,7 +435,9 @@ func (ix *Index) applyPeople(ps []*prospector.Person) error {
 	var (
 		ids          []uint32
 		card, packed []byte // reused: put copies
+		own, ofCo    adds   // put in ix.people and ix.peopleCo before the lock is let go
 	)
+	defer func() { own.flush(ix.people); ofCo.flush(ix.peopleCo) }()
 	for _, p := range ps {
 		key, err := rankKey(personTier(p.JobLevel), p.ID, personTierShift)
 		if err != nil {
@@ -451,7 +453,7 @@ func (ix *Index) applyPeople(ps []*prospector.Person) error {
 		}
 		ix.people.move(id, key, was, nil)
 		ids = ix.personTermIDs(p, memo, ids[:0])
-		ix.people.add(key, ids)
+		own.add(key, ids)
 		ix.peopleAll.Add(key)
 		card = appendPersonCard(card[:0], p)
 		packed = ix.strs.packInto(packed[:0], card, 0, personModes)
@@ -467,7 +469,7 @@ func (ix *Index) applyPeople(ps []*prospector.Person) error {
 			}
 			facts, _ := ix.facts.get(co)
 			ix.peopleCo.move(id, key, wasCo, nil)
-			ix.peopleCo.add(key, memoIDs(ix.peopleCo, memo.co, facts, facts.terms))
+			ofCo.add(key, memoIDs(ix.peopleCo, memo.co, facts, facts.terms))
 		} else {
 			ix.members.remove(id)
 			ix.peopleCo.move(id, 0, wasCo, nil)
