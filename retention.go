@@ -37,17 +37,21 @@ type Purged struct {
 	FeedbackEvents int64 `json:"feedback_events"`
 	Deliveries     int64 `json:"deliveries"`
 	ClosedOpenings int64 `json:"closed_job_openings"`
+	// ConsoleSessions are console sessions past their expiry (signed out
+	// or not): a session ends at its expiry whatever its window.
+	ConsoleSessions int64 `json:"console_sessions"`
 }
 
 // Total is the sum of the counts.
 func (p Purged) Total() int64 {
-	return p.EmailLookups + p.FeedbackEvents + p.Deliveries + p.ClosedOpenings
+	return p.EmailLookups + p.FeedbackEvents + p.Deliveries + p.ClosedOpenings + p.ConsoleSessions
 }
 
 // RetentionStore deletes records past their retention.
 type RetentionStore interface {
 	// PurgeExpired deletes up to limit rows of each kind older than its
-	// window before now (a zero window: none of that kind). Callers
+	// window before now (a zero window: none of that kind), and console
+	// sessions whose expiry is before now. Callers
 	// repeat while any count reaches limit.
 	PurgeExpired(ctx context.Context, r Retention, now time.Time, limit int) (Purged, error)
 }

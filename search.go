@@ -59,6 +59,11 @@ type SearchPage struct {
 type Searcher interface {
 	SearchCompanies(ctx context.Context, q CompanyQuery, from SearchPosition, limit int) (SearchPage, error)
 	SearchPeople(ctx context.Context, q PersonQuery, from SearchPosition, limit int) (SearchPage, error)
+	// CountCompanies and CountPeople return how many rows the searches
+	// walk through for q, over every page: the size of the index's match
+	// set, read without reading a row.
+	CountCompanies(ctx context.Context, q CompanyQuery) (int, error)
+	CountPeople(ctx context.Context, q PersonQuery) (int, error)
 	// CompanyPeople returns every person at the company matching q, in
 	// SearchPeople's order. q's company fields are ignored.
 	CompanyPeople(ctx context.Context, companyID int64, q PersonQuery) ([]int64, error)

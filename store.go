@@ -40,6 +40,7 @@ type Store interface {
 	PrivacyStore
 	AuditStore
 	RetentionStore
+	ConsoleSessionStore
 	// TokenBucket paces requests to services with one budget for the
 	// whole deployment (SEC EDGAR): every node shares the database's.
 	TokenBucket

@@ -36,6 +36,9 @@ type Config struct {
 	Workflows *workflows.Services
 	// Keys resolves the key a person signs in with (required).
 	Keys KeyResolver
+	// Sessions keeps the sessions (required): every node of a deployment
+	// must share it (main passes the store).
+	Sessions prospector.ConsoleSessionStore
 	// SessionKey seals session cookies (AES-256-GCM, 32 bytes); every
 	// node of a deployment must share it (main keeps it in the store's
 	// settings).
@@ -57,10 +60,12 @@ type Config struct {
 const DefaultSessionTTL = 12 * time.Hour
 
 // Console serves the console's pages. It keeps no state between
-// requests: a session lives in its sealed cookie, so any node answers.
+// requests: a session lives in its sealed cookie and its row in the
+// store, so any node answers.
 type Console struct {
 	flows     *workflows.Services
 	keys      KeyResolver
+	sessions  prospector.ConsoleSessionStore
 	aead      cipher.AEAD
 	ttl       time.Duration
 	secure    bool
@@ -78,6 +83,9 @@ func New(cfg Config) (*Console, error) {
 	if len(cfg.SessionKey) != 32 {
 		return nil, fmt.Errorf("console: session key must be 32 bytes, got %d", len(cfg.SessionKey))
 	}
+	if cfg.Keys == nil || cfg.Sessions == nil {
+		return nil, fmt.Errorf("console: Keys and Sessions are required")
+	}
 	block, err := aes.NewCipher(cfg.SessionKey)
 	if err != nil {
 		return nil, fmt.Errorf("console: session key: %w", err)
@@ -86,7 +94,7 @@ func New(cfg Config) (*Console, error) {
 	if err != nil {
 		return nil, fmt.Errorf("console: session key: %w", err)
 	}
-	c := &Console{flows: cfg.Workflows, keys: cfg.Keys, aead: aead, ttl: cfg.SessionTTL, secure: cfg.SecureCookies,
+	c := &Console{flows: cfg.Workflows, keys: cfg.Keys, sessions: cfg.Sessions, aead: aead, ttl: cfg.SessionTTL, secure: cfg.SecureCookies,
 		tierRates: cfg.TierRates, logger: cfg.Logger, now: cfg.Now}
 	if c.ttl <= 0 {
 		c.ttl = DefaultSessionTTL

@@ -41,6 +41,7 @@ type env struct {
 	key    string
 	// closeStore closes the store once, whoever asks first.
 	closeStore func()
+	cfg        console.Config
 }
 
 func newEnv(t *testing.T, opts ...func(*workflows.Parts)) *env {
@@ -92,13 +93,25 @@ func newEnvScale(t testing.TB, companies, people int, opts ...func(*workflows.Pa
 		o(&parts)
 	}
 	flows := workflows.New(parts)
-	c, err := console.New(console.Config{Workflows: flows, Keys: st, SessionKey: bytes.Repeat([]byte{7}, 32), Logger: logger})
+	cfg := console.Config{Workflows: flows, Keys: st, Sessions: st, SessionKey: bytes.Repeat([]byte{7}, 32), Logger: logger}
+	c, err := console.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(c)
 	t.Cleanup(srv.Close)
-	return &env{t: t, store: st, index: ix, server: srv, logs: logs, ws: w, key: secret, closeStore: closeStore}
+	return &env{t: t, store: st, index: ix, server: srv, logs: logs, ws: w, key: secret, closeStore: closeStore, cfg: cfg}
+}
+
+// otherNode is a second console over the same store and session key, as
+// another node of the deployment would be.
+func (e *env) otherNode() *console.Console {
+	e.t.Helper()
+	c, err := console.New(e.cfg)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return c
 }
 
 // browser is a client with its own cookie jar that does not follow

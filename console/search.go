@@ -23,10 +23,28 @@ type searchData struct {
 	Searched  bool
 	Companies []wire.Company
 	People    []wire.Person
+	// Total is how many results match, over every page.
+	Total int
 	// From and To number the results shown (from 1); Next links to the
 	// page after, First back to the first page ("" when there is none).
 	From, To    int
 	Next, First string
+}
+
+// Results is the total as words: "1 result", "12,345 results".
+func (d *searchData) Results() string {
+	digits := strconv.Itoa(d.Total)
+	var b strings.Builder
+	for i, r := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if d.Total == 1 {
+		return b.String() + " result"
+	}
+	return b.String() + " results"
 }
 
 // Count is how many results the page shows.
@@ -61,6 +79,9 @@ func (c *Console) search(w http.ResponseWriter, r *http.Request) error {
 			return c.formError(w, r, "search", p, err)
 		}
 		d.Companies, pg = res.Items, res.Pagination
+		if d.Total, err = c.flows.Discovery.CountCompanies(r.Context(), req); err != nil {
+			return err
+		}
 	} else {
 		req := &discovery.PeopleRequest{Titles: list(q.Get("titles")), Industry: opt(q.Get("industry")),
 			Location: opt(q.Get("location")), CompanySize: opt(q.Get("employee_size")), MaxResults: &limit, Cursor: cursor}
@@ -74,8 +95,14 @@ func (c *Console) search(w http.ResponseWriter, r *http.Request) error {
 			return c.formError(w, r, "search", p, err)
 		}
 		d.People, pg = res.Items, res.Pagination
+		if d.Total, err = c.flows.Discovery.CountPeople(r.Context(), req); err != nil {
+			return err
+		}
 	}
 	d.From, d.To = start+1, start+d.Count()
+	// The count is a second read of the index: rows synced in between
+	// could make it fall short of what the pages already showed.
+	d.Total = max(d.Total, d.To)
 	if d.Count() == 0 {
 		d.From = 0
 	}

@@ -25,11 +25,12 @@ const (
 )
 
 // session is what a session cookie holds, sealed with AES-GCM so the
-// browser can neither read nor change it. It names the key by its hash
-// (never the secret), so every request re-reads the key: a revoked or
-// expired key ends its sessions at once.
+// browser can neither read nor change it. It names the session by its
+// random id, whose hash keys the session's row in the store: every
+// request reads the row (sign-out, on any node, ends the session at once)
+// and the key it names (a revoked or expired key ends its sessions too).
 type session struct {
-	KeyHash string `json:"k"`
+	ID      string `json:"i"`
 	CSRF    string `json:"c"`
 	Expires int64  `json:"x"` // Unix seconds
 	// principal is the key's, read for this request.
@@ -79,15 +80,16 @@ func (c *Console) open(v string) *session {
 		return nil
 	}
 	var s session
-	if json.Unmarshal(plain, &s) != nil || s.KeyHash == "" || s.CSRF == "" {
+	if json.Unmarshal(plain, &s) != nil || s.ID == "" || s.CSRF == "" {
 		return nil
 	}
 	return &s
 }
 
 // session returns the request's live session with its principal, nil
-// when there is none (no cookie, a forged or expired one, a key no
-// longer active), or an error when the key could not be read.
+// when there is none (no cookie, a forged or expired one, a session
+// signed out or purged, a key no longer active), or an error when the
+// store could not be read.
 func (c *Console) session(r *http.Request) (*session, error) {
 	ck, err := r.Cookie(sessionCookie)
 	if err != nil {
@@ -98,7 +100,17 @@ func (c *Console) session(r *http.Request) (*session, error) {
 	if s == nil || now.Unix() >= s.Expires {
 		return nil, nil
 	}
-	p, err := c.principal(r, s.KeyHash)
+	row, err := c.sessions.ConsoleSession(r.Context(), prospector.HashKey(s.ID))
+	if errors.Is(err, prospector.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("console: session: %w", err)
+	}
+	if !row.Live(now) {
+		return nil, nil
+	}
+	p, err := c.principal(r, row.KeyHash)
 	if err != nil || p == nil {
 		return nil, err
 	}
@@ -180,7 +192,7 @@ func (c *Console) showSignIn(w http.ResponseWriter, r *http.Request, status int,
 }
 
 // signIn: POST /sign-in. The key comes in the form body only; the
-// session cookie names it by hash.
+// session's row names it by hash, the cookie names the session.
 func (c *Console) signIn(w http.ResponseWriter, r *http.Request) error {
 	ck, err := r.Cookie(signInCookie)
 	if err != nil || ck.Value == "" || subtle.ConstantTimeCompare([]byte(ck.Value), []byte(r.PostFormValue(csrfField))) != 1 {
@@ -198,7 +210,12 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) error {
 	if p == nil {
 		return c.showSignIn(w, r, http.StatusUnauthorized, errBadKey.Message)
 	}
-	s := &session{KeyHash: hash, CSRF: randomToken(), Expires: c.now().Add(c.ttl).Unix()}
+	s := &session{ID: randomToken(), CSRF: randomToken(), Expires: c.now().Add(c.ttl).Unix()}
+	row := &prospector.ConsoleSession{IDHash: prospector.HashKey(s.ID), KeyID: p.Key.ID, KeyHash: hash,
+		WorkspaceID: p.Workspace.ID, ExpiresAt: time.Unix(s.Expires, 0)}
+	if err := c.sessions.CreateConsoleSession(r.Context(), row); err != nil {
+		return fmt.Errorf("console: sign in: %w", err)
+	}
 	v, err := c.seal(s)
 	if err != nil {
 		return err
@@ -213,8 +230,13 @@ func (c *Console) signIn(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// signOut: POST /sign-out
+// signOut: POST /sign-out. The row is marked signed out, so a copy of
+// the cookie is refused on every node from now on, not only this
+// browser's.
 func (c *Console) signOut(w http.ResponseWriter, r *http.Request) error {
+	if err := c.sessions.SignOutConsoleSession(r.Context(), prospector.HashKey(sessionOf(r.Context()).ID), c.now()); err != nil {
+		return fmt.Errorf("console: sign out: %w", err)
+	}
 	http.SetCookie(w, c.cookie(r, sessionCookie, "", -1))
 	http.Redirect(w, r, "/sign-in", http.StatusSeeOther)
 	return nil

@@ -184,3 +184,75 @@ func TestSessionCookieIsSecureUnderTLS(t *testing.T) {
 		t.Fatalf("no session over TLS: %d %s", w.Code, errorOf(page{body: w.Body.String()}))
 	}
 }
+
+// A copy of the session cookie taken before sign-out is refused after
+// it, although it is still sealed correctly and not expired: sign-out is
+// recorded in the store, not only in the browser that signed out.
+func TestSignOutRefusesACopiedCookie(t *testing.T) {
+	e := newEnv(t)
+	b := e.signedIn()
+	u, _ := url.Parse(e.server.URL)
+	thief := e.browser()
+	thief.client.Jar.SetCookies(u, b.client.Jar.Cookies(u))
+	if p := thief.get("/account"); p.status != http.StatusOK {
+		t.Fatalf("copied cookie before sign-out: %d, want the page", p.status)
+	}
+	stolenToken := thief.csrf("/search")
+	if p := b.post("/sign-out", url.Values{"csrf": {b.csrf("/search")}}); p.status != http.StatusSeeOther {
+		t.Fatalf("sign out: %d", p.status)
+	}
+	if p := thief.get("/account"); p.status != http.StatusSeeOther || !strings.HasPrefix(p.header.Get("Location"), "/sign-in") {
+		t.Fatalf("copied cookie replayed after sign-out: %d %s, want a redirect to sign in", p.status, p.header.Get("Location"))
+	}
+	if p := thief.post("/radars", url.Values{"csrf": {stolenToken}, "signals_to_track": {"hiring"}}); p.status != http.StatusUnauthorized {
+		t.Fatalf("POST with the copied cookie after sign-out: %d, want 401", p.status)
+	}
+	// Signing in again starts a new session; the old copy stays refused.
+	b.signIn()
+	if p := b.get("/account"); p.status != http.StatusOK {
+		t.Fatalf("signed in again: %d", p.status)
+	}
+	if p := thief.get("/account"); p.status != http.StatusSeeOther {
+		t.Fatalf("copied cookie after a new sign-in: %d", p.status)
+	}
+}
+
+// Two nodes of a deployment share the session key and the store: a
+// session started on one answers on the other, and signing out on one
+// ends it on the other at once.
+func TestSessionIsSharedAcrossNodes(t *testing.T) {
+	e := newEnv(t)
+	b := e.signedIn()
+	other := httptest.NewServer(e.otherNode())
+	t.Cleanup(other.Close)
+	u, _ := url.Parse(e.server.URL)
+	ou, _ := url.Parse(other.URL)
+	nb := e.browser()
+	nb.client.Jar.SetCookies(ou, b.client.Jar.Cookies(u))
+	get := func(base string) int {
+		req, _ := http.NewRequest(http.MethodGet, base+"/account", nil)
+		return nb.do(req).status
+	}
+	if s := get(other.URL); s != http.StatusOK {
+		t.Fatalf("session on the other node: %d", s)
+	}
+	if p := b.post("/sign-out", url.Values{"csrf": {b.csrf("/search")}}); p.status != http.StatusSeeOther {
+		t.Fatalf("sign out: %d", p.status)
+	}
+	if s := get(other.URL); s != http.StatusSeeOther {
+		t.Fatalf("session on the other node after sign-out on the first: %d", s)
+	}
+}
+
+// A sealed cookie whose session the store does not hold (purged, or made
+// under the same key by a deployment whose rows are gone) is refused.
+func TestSessionWithoutRowIsRefused(t *testing.T) {
+	e := newEnv(t)
+	b := e.signedIn()
+	if _, err := e.store.PurgeExpired(context.Background(), prospector.Retention{}, time.Now().Add(13*time.Hour), 100); err != nil {
+		t.Fatal(err)
+	}
+	if p := b.get("/account"); p.status != http.StatusSeeOther {
+		t.Fatalf("session purged from the store still answers: %d", p.status)
+	}
+}

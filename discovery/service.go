@@ -205,3 +205,25 @@ func (s *Service) pagination(cursor *string, fp string, page prospector.SearchPa
 	}
 	return p
 }
+
+// CountCompanies returns how many companies match req over all its
+// pages (its cursor and page size do not matter): the size of the
+// index's match set, no row read. A validation error names the field, as
+// Companies'. It is for front ends that show a total (the console); the
+// API's search answers do not carry one.
+func (s *Service) CountCompanies(ctx context.Context, req *CompaniesRequest) (int, error) {
+	q, err := req.query()
+	if err != nil {
+		return 0, err
+	}
+	return s.Index.CountCompanies(ctx, q)
+}
+
+// CountPeople returns how many people match req; as CountCompanies.
+func (s *Service) CountPeople(ctx context.Context, req *PeopleRequest) (int, error) {
+	q, err := req.query()
+	if err != nil {
+		return 0, err
+	}
+	return s.Index.CountPeople(ctx, q)
+}

@@ -159,17 +159,22 @@ func (db *DB) PurgeExpired(ctx context.Context, r prospector.Retention, now time
 		window time.Duration
 		count  *int64
 		query  string
+		// expiry: the rows carry their own end (expires_at), deleted
+		// once it is before now whatever the windows.
+		expiry bool
 	}{
 		{r.EmailLookups, &p.EmailLookups, `DELETE FROM email_lookups WHERE id IN
-			(SELECT id FROM email_lookups WHERE created_at < $1 LIMIT $2)`},
+			(SELECT id FROM email_lookups WHERE created_at < $1 LIMIT $2)`, false},
 		{r.FeedbackEvents, &p.FeedbackEvents, `DELETE FROM feedback_events WHERE seq IN
-			(SELECT seq FROM feedback_events WHERE created_at < $1 LIMIT $2)`},
+			(SELECT seq FROM feedback_events WHERE created_at < $1 LIMIT $2)`, false},
 		{r.Deliveries, &p.Deliveries, `DELETE FROM deliveries WHERE id IN
-			(SELECT id FROM deliveries WHERE status <> 'pending' AND updated_at < $1 LIMIT $2)`},
+			(SELECT id FROM deliveries WHERE status <> 'pending' AND updated_at < $1 LIMIT $2)`, false},
 		{r.ClosedOpenings, &p.ClosedOpenings, `DELETE FROM job_openings WHERE id IN
-			(SELECT id FROM job_openings WHERE closed_at IS NOT NULL AND closed_at < $1 LIMIT $2)`},
+			(SELECT id FROM job_openings WHERE closed_at IS NOT NULL AND closed_at < $1 LIMIT $2)`, false},
+		{0, &p.ConsoleSessions, `DELETE FROM console_sessions WHERE id_hash IN
+			(SELECT id_hash FROM console_sessions WHERE expires_at < $1 LIMIT $2)`, true},
 	} {
-		if k.window <= 0 {
+		if k.window <= 0 && !k.expiry {
 			continue
 		}
 		tag, err := db.pool.Exec(ctx, k.query, now.Add(-k.window), limit)

@@ -42,10 +42,11 @@ func (r *Retainer) Pass(ctx context.Context) (prospector.Purged, error) {
 		total.FeedbackEvents += p.FeedbackEvents
 		total.Deliveries += p.Deliveries
 		total.ClosedOpenings += p.ClosedOpenings
+		total.ConsoleSessions += p.ConsoleSessions
 		if err != nil {
 			return total, err
 		}
-		if max(p.EmailLookups, p.FeedbackEvents, p.Deliveries, p.ClosedOpenings) < int64(batch) {
+		if max(p.EmailLookups, p.FeedbackEvents, p.Deliveries, p.ClosedOpenings, p.ConsoleSessions) < int64(batch) {
 			return total, nil
 		}
 	}
@@ -71,7 +72,8 @@ func (r *Retainer) Run(ctx context.Context) {
 			log.Warn("retention pass failed", "error", err.Error())
 		case p.Total() > 0:
 			log.Info("retention: deleted records past their window", "email_lookups", p.EmailLookups,
-				"feedback_events", p.FeedbackEvents, "deliveries", p.Deliveries, "closed_job_openings", p.ClosedOpenings)
+				"feedback_events", p.FeedbackEvents, "deliveries", p.Deliveries, "closed_job_openings", p.ClosedOpenings,
+				"console_sessions", p.ConsoleSessions)
 		}
 		select {
 		case <-ctx.Done():

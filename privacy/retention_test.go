@@ -28,7 +28,8 @@ func (b *backlog) PurgeExpired(_ context.Context, _ prospector.Retention, _ time
 		return t
 	}
 	return prospector.Purged{EmailLookups: take(&b.left.EmailLookups), FeedbackEvents: take(&b.left.FeedbackEvents),
-		Deliveries: take(&b.left.Deliveries), ClosedOpenings: take(&b.left.ClosedOpenings)}, nil
+		Deliveries: take(&b.left.Deliveries), ClosedOpenings: take(&b.left.ClosedOpenings),
+		ConsoleSessions: take(&b.left.ConsoleSessions)}, nil
 }
 
 // A pass clears a backlog larger than a batch, whichever kind it is in,
@@ -39,6 +40,12 @@ func TestRetainerPass(t *testing.T) {
 	got, err := r.Pass(context.Background())
 	if err != nil || got != (prospector.Purged{EmailLookups: 25, Deliveries: 7}) || st.left.Total() != 0 {
 		t.Fatalf("pass: %+v, %v; left %+v", got, err, st.left)
+	}
+	// Expired console sessions alone keep the pass going too.
+	st = &backlog{left: prospector.Purged{ConsoleSessions: 35}}
+	got, err = (&privacy.Retainer{Store: st, Batch: 10}).Pass(context.Background())
+	if err != nil || got != (prospector.Purged{ConsoleSessions: 35}) || st.left.Total() != 0 {
+		t.Fatalf("sessions pass: %+v, %v; left %+v", got, err, st.left)
 	}
 	boom := errors.New("database gone")
 	st = &backlog{left: prospector.Purged{FeedbackEvents: 50}, fail: boom}

@@ -47,6 +47,19 @@ func (ix *Index) intersections(kind string, q any) func(int, func() *roaring.Bit
 func (ix *Index) SearchCompanies(ctx context.Context, q prospector.CompanyQuery, from prospector.SearchPosition, limit int) (prospector.SearchPage, error) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
+	return walk(ctx, ix.companyPlan(q), from, limit)
+}
+
+// CountCompanies returns how many companies SearchCompanies would walk
+// through for q.
+func (ix *Index) CountCompanies(ctx context.Context, q prospector.CompanyQuery) (int, error) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return count(ctx, ix.companyPlan(q))
+}
+
+// companyPlan evaluates a company query; the caller holds ix.mu.
+func (ix *Index) companyPlan(q prospector.CompanyQuery) plan {
 	intersect := ix.intersections("c", q)
 	p := ix.companies
 	var fields []*roaring.Bitmap
@@ -79,7 +92,7 @@ func (ix *Index) SearchCompanies(ctx context.Context, q prospector.CompanyQuery,
 	if len(q.ExcludeIndustries) > 0 {
 		pl.not = ix.anyOf(p, fIndustry, lower(q.ExcludeIndustries))
 	}
-	return walk(ctx, pl, from, limit)
+	return pl
 }
 
 // SearchPeople returns matching person ids, best first: people whose
@@ -89,6 +102,19 @@ func (ix *Index) SearchCompanies(ctx context.Context, q prospector.CompanyQuery,
 func (ix *Index) SearchPeople(ctx context.Context, q prospector.PersonQuery, from prospector.SearchPosition, limit int) (prospector.SearchPage, error) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
+	return walk(ctx, ix.personPlan(q), from, limit)
+}
+
+// CountPeople returns how many people SearchPeople would walk through
+// for q.
+func (ix *Index) CountPeople(ctx context.Context, q prospector.PersonQuery) (int, error) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return count(ctx, ix.personPlan(q))
+}
+
+// personPlan evaluates a people query; the caller holds ix.mu.
+func (ix *Index) personPlan(q prospector.PersonQuery) plan {
 	intersect := ix.intersections("p", q)
 	p, pc := ix.people, ix.peopleCo
 	var fields []*roaring.Bitmap
@@ -133,7 +159,7 @@ func (ix *Index) SearchPeople(ctx context.Context, q prospector.PersonQuery, fro
 	if len(q.ExcludeTitles) > 0 {
 		pl.not = union(ix.phrases(p, fTitle, q.ExcludeTitles, taxonomy.TitleTokens))
 	}
-	return walk(ctx, pl, from, limit)
+	return pl
 }
 
 // anyOf is the union of a field's values, from the filter cache when

@@ -140,17 +140,22 @@ func (db *DB) PurgeExpired(ctx context.Context, r prospector.Retention, now time
 		window time.Duration
 		count  *int64
 		query  string
+		// expiry: the rows carry their own end (expires_at), deleted
+		// once it is before now whatever the windows.
+		expiry bool
 	}{
 		{r.EmailLookups, &p.EmailLookups, `DELETE FROM email_lookups WHERE seq IN
-			(SELECT seq FROM email_lookups WHERE created_at < ? LIMIT ?)`},
+			(SELECT seq FROM email_lookups WHERE created_at < ? LIMIT ?)`, false},
 		{r.FeedbackEvents, &p.FeedbackEvents, `DELETE FROM feedback_events WHERE seq IN
-			(SELECT seq FROM feedback_events WHERE created_at < ? LIMIT ?)`},
+			(SELECT seq FROM feedback_events WHERE created_at < ? LIMIT ?)`, false},
 		{r.Deliveries, &p.Deliveries, `DELETE FROM deliveries WHERE id IN
-			(SELECT id FROM deliveries WHERE status <> 'pending' AND updated_at < ? LIMIT ?)`},
+			(SELECT id FROM deliveries WHERE status <> 'pending' AND updated_at < ? LIMIT ?)`, false},
 		{r.ClosedOpenings, &p.ClosedOpenings, `DELETE FROM job_openings WHERE id IN
-			(SELECT id FROM job_openings WHERE closed_at IS NOT NULL AND closed_at < ? LIMIT ?)`},
+			(SELECT id FROM job_openings WHERE closed_at IS NOT NULL AND closed_at < ? LIMIT ?)`, false},
+		{0, &p.ConsoleSessions, `DELETE FROM console_sessions WHERE id_hash IN
+			(SELECT id_hash FROM console_sessions WHERE expires_at < ? LIMIT ?)`, true},
 	} {
-		if k.window <= 0 {
+		if k.window <= 0 && !k.expiry {
 			continue
 		}
 		err := db.tx(ctx, func(tx *sql.Tx) error {

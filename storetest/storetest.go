@@ -38,6 +38,7 @@ func Run(t *testing.T, open Opener) {
 	runLeadCampaign(t, open)
 	runText(t, open)
 	runPrivacy(t, open)
+	runConsoleSession(t, open)
 }
 
 // NewWorkspace creates a workspace on plan with the plan's default limits.

@@ -32,6 +32,6 @@ func newConsole(ctx context.Context, st prospector.Store, cfg api.Config, secure
 	if err != nil {
 		return nil, fmt.Errorf("console key: setting %s is not hex: %w", consoleKeySetting, err)
 	}
-	return console.New(console.Config{Workflows: cfg.Workflows, Keys: st, SessionKey: key, SecureCookies: secure,
+	return console.New(console.Config{Workflows: cfg.Workflows, Keys: st, Sessions: st, SessionKey: key, SecureCookies: secure,
 		TierRates: cfg.TierRates, Logger: logger})
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
@@ -48,7 +49,7 @@ func artifactDir(t *testing.T) string {
 // data in headless Chromium, as a newcomer would use it: sign in with the
 // printed key, search, open a company, create a radar and see its leads,
 // export a CSV and read the file, record a reply, see the insights chart
-// change, sign out and be refused.
+// change, sign out and be refused (a copy of the cookie too).
 func TestConsoleInBrowser(t *testing.T) {
 	exe := chromiumPath()
 	if exe == "" {
@@ -147,7 +148,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	// Search companies.
 	do("search", chromedp.SendKeys(chromedp.CSS(`input[name=industry]`), "Software Development"),
 		chromedp.Click(chromedp.CSS(`form.filters button[type=submit]`)), chromedp.WaitVisible(chromedp.ID("results")))
-	if c := text(".count"); !strings.Contains(c, "Showing 1–") {
+	if c := text(".count"); !strings.Contains(c, "Showing 1–") || !regexp.MustCompile(`^[0-9,]+ results?\. `).MatchString(c) {
 		t.Fatalf("search count: %q", c)
 	}
 	shot("02-search")
@@ -244,11 +245,42 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 	shot("08-search-phone")
 
-	// Sign out; the console refuses the pages afterwards.
+	// Copy the browser's session cookie, as someone with access to the
+	// machine could; it works until sign-out and not after.
+	var cookies []*network.Cookie
+	do("copy the session cookie", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		res, err := chromedp.Call(ctx, network.GetCookies, network.GetCookiesParams{URLs: []string{base}})
+		if err == nil {
+			cookies = res.Cookies
+		}
+		return err
+	}))
+	replay := func() int {
+		req, _ := http.NewRequest(http.MethodGet, base+"/account", nil)
+		for _, c := range cookies {
+			req.AddCookie(&http.Cookie{Name: c.Name, Value: c.Value})
+		}
+		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	if s := replay(); s != http.StatusOK {
+		t.Fatalf("the copied cookie before sign-out: %d", s)
+	}
+
+	// Sign out; the console refuses the pages afterwards, to the browser
+	// and to the copy of its cookie.
 	do("sign out", chromedp.Click(chromedp.CSS(`.signout button`)), chromedp.WaitVisible(chromedp.ID("key")))
 	do("signed out", chromedp.Navigate(base+"/account"), chromedp.WaitVisible(chromedp.ID("key")))
 	if loc := eval(`location.pathname`); loc != "/sign-in" {
 		t.Fatalf("after sign-out /account ended at %s", loc)
+	}
+	if s := replay(); s != http.StatusSeeOther {
+		t.Fatalf("the copied cookie after sign-out: %d, want a redirect to sign in", s)
 	}
 	shot("09-signed-out")
 }
