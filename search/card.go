@@ -95,8 +95,10 @@ var companyModes = []uint8{keepShared, keepInline, keepInline, keepShared, keepS
 var personModes = []uint8{keepInline, keepInline, keepShared, keepShared, keepPrefix, keepShared, keepShared, keepShared}
 
 // companyCard encodes the list-item fields of a company.
-func companyCard(c *prospector.Company) []byte {
-	b := appendStrings(nil, c.Name, c.Domain, c.Website, c.Industry, c.City, c.Region, c.CountryCode, c.EmployeeRange, c.NetworkURL)
+func companyCard(c *prospector.Company) []byte { return appendCompanyCard(nil, c) }
+
+func appendCompanyCard(b []byte, c *prospector.Company) []byte {
+	b = appendStrings(b, c.Name, c.Domain, c.Website, c.Industry, c.City, c.Region, c.CountryCode, c.EmployeeRange, c.NetworkURL)
 	if c.EmployeeCount == nil {
 		return append(b, 0)
 	}
@@ -122,8 +124,12 @@ func fillCompany(c *prospector.Company, id int64, f *[9]string, b []byte, count 
 }
 
 // personCard encodes the list-item fields of a person.
-func personCard(p *prospector.Person) []byte {
-	b := appendStrings(nil, p.ExternalID, p.FullName, p.Title, p.CompanyName, p.NetworkURL, p.City, p.Region, p.CountryCode)
+func personCard(p *prospector.Person) []byte { return appendPersonCard(nil, p) }
+
+// appendPersonCard appends p's card to b: a cold build reuses one buffer
+// (growing a new one per person was 4% of its CPU at 10M people).
+func appendPersonCard(b []byte, p *prospector.Person) []byte {
+	b = appendStrings(b, p.ExternalID, p.FullName, p.Title, p.CompanyName, p.NetworkURL, p.City, p.Region, p.CountryCode)
 	if p.Score == nil {
 		return append(b, 0)
 	}

@@ -14,7 +14,7 @@ import (
 // which the index can have taken in before it read the erasure.
 func (ix *Index) syncErasures(ctx context.Context) (int, error) {
 	var cos, people []int64
-	n, err := catchUp(ctx, ix, "erasures", func() int64 { return ix.erasureSeq }, ix.store.ErasuresSince,
+	n, err := catchUp(ctx, ix, "erasures", func() int64 { return ix.erasureSeq }, 0, ix.store.ErasuresSince,
 		func(e prospector.Erasure) int64 { return e.Seq }, func(es []prospector.Erasure) error {
 			for _, e := range es {
 				switch e.Kind {

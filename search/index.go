@@ -145,8 +145,18 @@ func (ix *Index) Sync(ctx context.Context) (int, error) {
 	if err != nil {
 		return erased, err
 	}
-	applied, err := catchUp(ctx, ix, "companies", func() int64 { return ix.companySeq }, ix.store.CompaniesChangedSince,
-		func(c *prospector.Company) int64 { return c.Seq }, ix.applyCompanies)
+	// A company's terms are worked out on the reading goroutine: it has
+	// the time, while applying is what the companies phase waits for.
+	readCompanies := func(ctx context.Context, seq int64, limit int) ([]companyRow, error) {
+		cs, err := ix.store.CompaniesChangedSince(ctx, seq, limit)
+		rows := make([]companyRow, len(cs))
+		for i, c := range cs {
+			rows[i] = companyRow{c, companyTerms(c)}
+		}
+		return rows, err
+	}
+	applied, err := catchUp(ctx, ix, "companies", func() int64 { return ix.companySeq }, 0, readCompanies,
+		func(r companyRow) int64 { return r.Seq }, ix.applyCompanyRows)
 	if err != nil {
 		return applied, err
 	}
@@ -155,11 +165,8 @@ func (ix *Index) Sync(ctx context.Context) (int, error) {
 		people, signals   int
 		peopleErr, sigErr error
 	)
-	wg.Go(func() {
-		people, peopleErr = catchUp(ctx, ix, "people", func() int64 { return ix.personSeq }, ix.store.PeopleChangedSince,
-			func(p *prospector.Person) int64 { return p.Seq }, ix.applyPeople)
-	})
-	signals, sigErr = catchUp(ctx, ix, "signals", func() int64 { return ix.signals.seq }, ix.store.SignalsChangedSince,
+	wg.Go(func() { people, peopleErr = ix.syncPeople(ctx) })
+	signals, sigErr = catchUp(ctx, ix, "signals", func() int64 { return ix.signals.seq }, 0, ix.store.SignalsChangedSince,
 		func(s *prospector.Signal) int64 { return s.Seq }, ix.applySignals)
 	wg.Wait()
 	applied += people + signals + erased
@@ -172,11 +179,96 @@ func (ix *Index) Sync(ctx context.Context) (int, error) {
 	return applied, nil
 }
 
+// syncPeople catches up with the people. A cold build reads them in two
+// ranges of seq side by side, each on its own connection: reading was
+// the longest path of a cold build once indexing a batch cost less than
+// reading it. The ranges end at the last seq when the build began, so a
+// person written meanwhile (whose new seq is past it) is read once more
+// by the catch-up that follows, after its older version; no person is in
+// both ranges. Applying order within a cold build does not matter
+// otherwise: every answer is ordered by rank key.
+func (ix *Index) syncPeople(ctx context.Context) (int, error) {
+	ix.mu.RLock()
+	cold := ix.personSeq == 0
+	ix.mu.RUnlock()
+	read, last := ix.store.PeopleChangedSince, func(p *prospector.Person) int64 { return p.Seq }
+	applied := 0
+	if cold {
+		lo, hi, err := seqBounds(ctx, read, last)
+		if err != nil {
+			return 0, fmt.Errorf("search: sync people: %w", err)
+		}
+		if hi-lo > 4*batchSize {
+			mid := lo + (hi-lo)/2
+			var (
+				wg     sync.WaitGroup
+				n1, n2 int
+				e1, e2 error
+			)
+			wg.Go(func() {
+				n1, e1 = catchUp(ctx, ix, "people", func() int64 { return 0 }, mid, read, last, ix.applyPeople)
+			})
+			n2, e2 = catchUp(ctx, ix, "people", func() int64 { return mid }, hi, read, last, ix.applyPeople)
+			wg.Wait()
+			if err := errors.Join(e1, e2); err != nil {
+				return n1 + n2, err
+			}
+			applied = n1 + n2
+		}
+	}
+	n, err := catchUp(ctx, ix, "people", func() int64 { return ix.personSeq }, 0, read, last, ix.applyPeople)
+	return applied + n, err
+}
+
+// seqBounds returns the first and the last seq of the rows read finds
+// (0, 0 for none), probing one row at a time: about twice log2(last)
+// reads of one row.
+func seqBounds[T any](ctx context.Context, read func(context.Context, int64, int) ([]T, error), last func(T) int64) (lo, hi int64, err error) {
+	after := func(seq int64) (int64, error) { // the first seq past seq, 0 for none
+		rows, err := read(ctx, seq, 1)
+		if err != nil || len(rows) == 0 {
+			return 0, err
+		}
+		return last(rows[0]), nil
+	}
+	if lo, err = after(0); err != nil || lo == 0 {
+		return 0, 0, err
+	}
+	hi = lo
+	step := int64(1)
+	for { // double the step until nothing lies past hi+step
+		next, err := after(hi + step)
+		if err != nil {
+			return 0, 0, err
+		}
+		if next == 0 {
+			break
+		}
+		hi, step = next, step*2
+	}
+	for step > 1 { // then narrow it down
+		step /= 2
+		next, err := after(hi + step)
+		if err != nil {
+			return 0, 0, err
+		}
+		if next != 0 {
+			hi = next
+		}
+	}
+	next, err := after(hi) // past the last: rows written meanwhile
+	if err != nil || next == 0 {
+		return lo, hi, err
+	}
+	return lo, next, nil
+}
+
 // catchUp reads one kind of change in batches from the position seq
 // reports (read under the read lock) and applies each, until the store
-// has no more. The next batch is read while the last is applied: reading
-// rows and indexing them each took about half of a cold start.
-func catchUp[T any](ctx context.Context, ix *Index, kind string, seq func() int64,
+// has no more or, with upTo above 0, up to seq upTo. The next batch is
+// read while the last is applied: reading rows and indexing them each
+// took about half of a cold start.
+func catchUp[T any](ctx context.Context, ix *Index, kind string, seq func() int64, upTo int64,
 	read func(context.Context, int64, int) ([]T, error), last func(T) int64, apply func([]T) error) (int, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -192,6 +284,13 @@ func catchUp[T any](ctx context.Context, ix *Index, kind string, seq func() int6
 			if err != nil {
 				readErr = fmt.Errorf("search: sync %s: %w", kind, err)
 				return
+			}
+			if upTo > 0 {
+				n := len(rows)
+				for n > 0 && last(rows[n-1]) > upTo {
+					n--
+				}
+				rows = rows[:n]
 			}
 			if len(rows) == 0 {
 				return
@@ -233,11 +332,27 @@ func (ix *Index) optimize() {
 	ix.gen++
 }
 
+// companyRow is a company with its terms.
+type companyRow struct {
+	*prospector.Company
+	terms []string
+}
+
 func (ix *Index) applyCompanies(cs []*prospector.Company) error {
+	rows := make([]companyRow, len(cs))
+	for i, c := range cs {
+		rows[i] = companyRow{c, companyTerms(c)}
+	}
+	return ix.applyCompanyRows(rows)
+}
+
+func (ix *Index) applyCompanyRows(rows []companyRow) error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.gen++
-	for _, c := range cs {
+	var card, packed []byte // reused: put copies
+	for _, r := range rows {
+		c := r.Company
 		key, err := rankKey(companyTier(c.EmployeeRange), c.ID, companyTierShift)
 		if err != nil {
 			return err
@@ -246,7 +361,7 @@ func (ix *Index) applyCompanies(cs []*prospector.Company) error {
 		if old := ix.companyKey(id); old != 0 {
 			ix.companyAll.Remove(old)
 		}
-		ix.companies.set(id, key, companyTerms(c))
+		ix.companies.set(id, key, r.terms)
 		ix.companyAll.Add(key)
 		facts := companyFacts{size: c.EmployeeRange, industry: strings.ToLower(c.Industry)}
 		if old, ok := ix.facts.get(id); ok && old != facts {
@@ -258,7 +373,9 @@ func (ix *Index) applyCompanies(cs []*prospector.Company) error {
 			})
 		}
 		ix.facts.set(id, facts)
-		ix.cards.put(id, ix.strs.pack(companyCard(c), 0, companyModes))
+		card = appendCompanyCard(card[:0], c)
+		packed = ix.strs.packInto(packed[:0], card, 0, companyModes)
+		ix.cards.put(id, packed)
 		ix.byDomain[maphash.String(ix.seed, c.Domain)] = id
 		if c.Seq > ix.companySeq {
 			ix.companySeq = c.Seq
@@ -299,13 +416,9 @@ func companyTerms(c *prospector.Company) []string {
 	if c.RevenueUSD != nil {
 		out = append(out, term(fRevenue, prospector.RevenueBand(*c.RevenueUSD)))
 	}
-	seen := map[string]bool{}
 	text := c.Name + " " + c.Industry + " " + c.Description + " " + strings.Join(c.Keywords, " ")
-	for _, w := range taxonomy.TextTokens(text) {
-		if !seen[w] {
-			seen[w] = true
-			out = append(out, term(fKeyword, w))
-		}
+	for _, w := range taxonomy.TextTokens(text) { // distinct already
+		out = append(out, term(fKeyword, w))
 	}
 	for _, w := range taxonomy.TextTokens(c.City + " " + c.Region) {
 		out = append(out, term(fPlace, w))
@@ -318,6 +431,13 @@ func (ix *Index) applyPeople(ps []*prospector.Person) error {
 	defer ix.mu.Unlock()
 	ix.gen++
 	ix.peopleVersion.Add(1)
+	memo := newPersonMemo()
+	var (
+		ids          []uint32
+		card, packed []byte // reused: put copies
+		own, ofCo    adds   // put in ix.people and ix.peopleCo before the lock is let go
+	)
+	defer func() { own.flush(ix.people); ofCo.flush(ix.peopleCo) }()
 	for _, p := range ps {
 		key, err := rankKey(personTier(p.JobLevel), p.ID, personTierShift)
 		if err != nil {
@@ -331,9 +451,13 @@ func (ix *Index) applyPeople(ps []*prospector.Person) error {
 			facts, _ := ix.facts.get(ix.members.ownerOf(id))
 			wasCo = facts.terms()
 		}
-		ix.people.move(id, key, was, personTerms(p))
+		ix.people.move(id, key, was, nil)
+		ids = ix.personTermIDs(p, memo, ids[:0])
+		own.add(key, ids)
 		ix.peopleAll.Add(key)
-		ix.personCards.put(id, ix.strs.pack(personCard(p), 0, personModes))
+		card = appendPersonCard(card[:0], p)
+		packed = ix.strs.packInto(packed[:0], card, 0, personModes)
+		ix.personCards.put(id, packed)
 		ix.personFacts.set(id, personFacts{level: p.JobLevel, function: p.JobFunction})
 		var co uint32
 		if p.CompanyID != nil {
@@ -344,7 +468,8 @@ func (ix *Index) applyPeople(ps []*prospector.Person) error {
 				ix.members.insert(id, co, nil)
 			}
 			facts, _ := ix.facts.get(co)
-			ix.peopleCo.move(id, key, wasCo, facts.terms())
+			ix.peopleCo.move(id, key, wasCo, nil)
+			ofCo.add(key, memoIDs(ix.peopleCo, memo.co, facts, facts.terms))
 		} else {
 			ix.members.remove(id)
 			ix.peopleCo.move(id, 0, wasCo, nil)
@@ -354,6 +479,61 @@ func (ix *Index) applyPeople(ps []*prospector.Person) error {
 		}
 	}
 	return nil
+}
+
+// personMemo keeps, for one batch, the term ids each distinct title,
+// place and company facts give: people share few of them, and
+// tokenising and joining terms again for every person was a third of
+// a cold build's indexing time.
+type personMemo struct {
+	field map[[3]string][]uint32 // {field, value, region of a place} -> ids in people
+	co    map[companyFacts][]uint32
+}
+
+func newPersonMemo() personMemo {
+	return personMemo{field: map[[3]string][]uint32{}, co: map[companyFacts][]uint32{}}
+}
+
+// memoIDs returns the term ids in p of terms(), computed once per k.
+func memoIDs[K comparable](p *postings, memo map[K][]uint32, k K, terms func() []string) []uint32 {
+	if ids, ok := memo[k]; ok {
+		return ids
+	}
+	ts := terms()
+	ids := make([]uint32, len(ts))
+	for i, t := range ts {
+		ids[i] = p.termID(t)
+	}
+	memo[k] = ids
+	return ids
+}
+
+// personTermIDs appends the ids in ix.people of personTerms(p) to out.
+func (ix *Index) personTermIDs(p *prospector.Person, memo personMemo, out []uint32) []uint32 {
+	one := func(field, value string) []string { return []string{term(field, value)} }
+	out = append(out, memoIDs(ix.people, memo.field, [3]string{fTitle, p.Title}, func() []string {
+		return termsOf(fTitle, taxonomy.TitleTokens(p.Title))
+	})...)
+	if p.JobLevel != "" {
+		out = append(out, memoIDs(ix.people, memo.field, [3]string{fLevel, p.JobLevel}, func() []string { return one(fLevel, p.JobLevel) })...)
+	}
+	if p.JobFunction != "" {
+		out = append(out, memoIDs(ix.people, memo.field, [3]string{fFunction, p.JobFunction}, func() []string { return one(fFunction, p.JobFunction) })...)
+	}
+	if p.CountryCode != "" {
+		out = append(out, memoIDs(ix.people, memo.field, [3]string{fCountry, p.CountryCode}, func() []string { return one(fCountry, p.CountryCode) })...)
+	}
+	return append(out, memoIDs(ix.people, memo.field, [3]string{fPlace, p.City, p.Region}, func() []string {
+		return termsOf(fPlace, taxonomy.TextTokens(p.City+" "+p.Region))
+	})...)
+}
+
+func termsOf(field string, values []string) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = term(field, v)
+	}
+	return out
 }
 
 // personTermsOf returns the terms of an indexed person, from its card

@@ -97,6 +97,41 @@ func (p *postings) move(doc, key uint32, old, terms []string) {
 	}
 }
 
+// adds are keys to put in lists, gathered over a batch and put term by
+// term (flush): one AddMany per term finds each container once per run
+// of keys and keeps it in the CPU's cache, where adding row by row
+// jumped between thousands of lists (9% of a cold build at 10M people).
+type adds struct{ term, key []uint32 }
+
+func (a *adds) add(key uint32, ids []uint32) {
+	for _, id := range ids {
+		a.term, a.key = append(a.term, id), append(a.key, key)
+	}
+}
+
+// flush puts the gathered keys in p's lists and empties a.
+func (a *adds) flush(p *postings) {
+	start := make([]int, len(p.lists)+1) // term -> where its keys begin in byTerm
+	for _, t := range a.term {
+		start[t+1]++
+	}
+	for t := 1; t < len(start); t++ {
+		start[t] += start[t-1]
+	}
+	at := append([]int(nil), start[:len(p.lists)]...)
+	byTerm := make([]uint32, len(a.key))
+	for i, t := range a.term {
+		byTerm[at[t]] = a.key[i]
+		at[t]++
+	}
+	for t, l := range p.lists {
+		if keys := byTerm[start[t]:start[t+1]]; len(keys) > 0 {
+			l.AddMany(keys)
+		}
+	}
+	a.term, a.key = a.term[:0], a.key[:0]
+}
+
 // remove takes a row out of every list it is in; only postings with
 // rowTerms know which (the others use move).
 func (p *postings) remove(doc uint32) {

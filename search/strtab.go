@@ -19,7 +19,19 @@ type strtab struct {
 	ids  map[uint64]uint32 // hash of a value -> its id
 	seed maphash.Seed
 	n    uint32
+	// recent holds the last hashes looked up, by their low bits, with
+	// the id the map gave: at millions of values the map's lookups miss
+	// the CPU cache (half of packing cards in a cold build), while a
+	// batch's titles, places and company names repeat.
+	recent []strtabHit
 }
+
+type strtabHit struct {
+	h  uint64
+	id uint32
+}
+
+const strtabRecent = 1 << 12
 
 func newStrtab() strtab {
 	return strtab{ids: map[uint64]uint32{}, seed: maphash.MakeSeed()}
@@ -29,12 +41,21 @@ func newStrtab() strtab {
 // inline (its hash is another value's).
 func (t *strtab) intern(s []byte) (id uint32, ok bool) {
 	h := maphash.Bytes(t.seed, s)
+	if t.recent == nil {
+		t.recent = make([]strtabHit, strtabRecent)
+	}
+	hit := &t.recent[h%strtabRecent]
+	if hit.h == h && hit.id != 0 {
+		return hit.id, string(t.vals.get(int64(hit.id))) == string(s)
+	}
 	if id, found := t.ids[h]; found {
+		*hit = strtabHit{h, id}
 		return id, string(t.vals.get(int64(id))) == string(s)
 	}
 	t.n++
 	t.vals.put(t.n, s)
 	t.ids[h] = t.n
+	*hit = strtabHit{h, t.n}
 	return t.n, true
 }
 
@@ -67,7 +88,13 @@ const (
 // of its own) so that its string fields are kept as modes say; bytes
 // after those fields are copied as they are.
 func (t *strtab) pack(rec []byte, skip int, modes []uint8) []byte {
-	out := append(make([]byte, 0, len(rec)), rec[:skip]...)
+	return t.packInto(make([]byte, 0, len(rec)), rec, skip, modes)
+}
+
+// packInto is pack appending to out, for callers that copy the result
+// (into an arena) and reuse out.
+func (t *strtab) packInto(out, rec []byte, skip int, modes []uint8) []byte {
+	out = append(out, rec[:skip]...)
 	b := rec[skip:]
 	for _, mode := range modes {
 		n, w := binary.Uvarint(b)
