@@ -3,8 +3,6 @@ package boards
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"net/url"
 
 	"github.com/prospectorhq/prospector"
@@ -40,19 +38,7 @@ func (a *lever) List(ctx context.Context, f prospector.Fetcher, ref Ref, v Valid
 	if err != nil {
 		return nil, err
 	}
-	l, err := a.list(ctx, f, ref, v)
-	if ref.Region == "" && errors.Is(err, ErrNotFound) {
-		eu := ref
-		eu.Region = RegionEU
-		l, err = a.list(ctx, f, eu, v)
-		if l != nil {
-			l.Requests++
-		}
-		if errors.Is(err, ErrNotFound) {
-			return nil, fmt.Errorf("boards: %s: %w on either host", ref, ErrNotFound)
-		}
-	}
-	return l, err
+	return listEitherHost(ctx, f, ref, v, RegionEU, a.list)
 }
 
 func (a *lever) list(ctx context.Context, f prospector.Fetcher, ref Ref, v Validators) (*Listing, error) {

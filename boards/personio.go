@@ -3,8 +3,6 @@ package boards
 import (
 	"context"
 	"encoding/xml"
-	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/prospectorhq/prospector"
@@ -40,19 +38,7 @@ func (a *personio) List(ctx context.Context, f prospector.Fetcher, ref Ref, v Va
 	if err != nil {
 		return nil, err
 	}
-	l, err := a.list(ctx, f, ref, v)
-	if ref.Region == "" && errors.Is(err, ErrNotFound) {
-		com := ref
-		com.Region = RegionCom
-		l, err = a.list(ctx, f, com, v)
-		if l != nil {
-			l.Requests++
-		}
-		if errors.Is(err, ErrNotFound) {
-			return nil, fmt.Errorf("boards: %s: %w on either host", ref, ErrNotFound)
-		}
-	}
-	return l, err
+	return listEitherHost(ctx, f, ref, v, RegionCom, a.list)
 }
 
 func (a *personio) list(ctx context.Context, f prospector.Fetcher, ref Ref, v Validators) (*Listing, error) {

@@ -2,6 +2,7 @@ package boards
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -210,4 +211,25 @@ func retryAfter(h string) time.Duration {
 		}
 	}
 	return 0
+}
+
+// listEitherHost lists a board whose vendor hosts it in one of two
+// regions: a ref without a region tries the default host, then other's,
+// counting both requests.
+func listEitherHost(ctx context.Context, f prospector.Fetcher, ref Ref, v Validators, other string,
+	list func(context.Context, prospector.Fetcher, Ref, Validators) (*Listing, error)) (*Listing, error) {
+	l, err := list(ctx, f, ref, v)
+	if ref.Region != "" || !errors.Is(err, ErrNotFound) {
+		return l, err
+	}
+	alt := ref
+	alt.Region = other
+	l, err = list(ctx, f, alt, v)
+	if l != nil {
+		l.Requests++
+	}
+	if errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("boards: %s: %w on either host", ref, ErrNotFound)
+	}
+	return l, err
 }
