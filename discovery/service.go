@@ -44,24 +44,7 @@ func (s *Service) Companies(ctx context.Context, req *CompaniesRequest) (*Page[w
 	if err != nil {
 		return nil, err
 	}
-	limit, err := input.MaxResults(req.MaxResults)
-	if err != nil {
-		return nil, err
-	}
-	fp := queryFingerprint("search/companies", q)
-	from, err := s.position(req.Cursor, fp)
-	if err != nil {
-		return nil, err
-	}
-	page, err := s.Index.SearchCompanies(ctx, q, from, limit)
-	if err != nil {
-		return nil, err
-	}
-	items, err := s.companies(ctx, page.IDs)
-	if err != nil {
-		return nil, err
-	}
-	return &Page[wire.Company]{Items: items, Pagination: s.pagination(req.Cursor, fp, page)}, nil
+	return searchPage(ctx, s, "search/companies", q, req.Cursor, req.MaxResults, s.Index.SearchCompanies, s.companies)
 }
 
 // People returns a page of the people matching req; errors as Companies.
@@ -70,24 +53,32 @@ func (s *Service) People(ctx context.Context, req *PeopleRequest) (*Page[wire.Pe
 	if err != nil {
 		return nil, err
 	}
-	limit, err := input.MaxResults(req.MaxResults)
+	return searchPage(ctx, s, "search/people", q, req.Cursor, req.MaxResults, s.Index.SearchPeople, s.people)
+}
+
+// searchPage runs one page of a search: the page size, the cursor checked
+// against the query's fingerprint, the index's ids, then their records.
+func searchPage[Q, T any](ctx context.Context, s *Service, route string, q Q, cursor *string, maxResults *int,
+	search func(context.Context, Q, prospector.SearchPosition, int) (prospector.SearchPage, error),
+	load func(context.Context, []int64) ([]T, error)) (*Page[T], error) {
+	limit, err := input.MaxResults(maxResults)
 	if err != nil {
 		return nil, err
 	}
-	fp := queryFingerprint("search/people", q)
-	from, err := s.position(req.Cursor, fp)
+	fp := queryFingerprint(route, q)
+	from, err := s.position(cursor, fp)
 	if err != nil {
 		return nil, err
 	}
-	page, err := s.Index.SearchPeople(ctx, q, from, limit)
+	page, err := search(ctx, q, from, limit)
 	if err != nil {
 		return nil, err
 	}
-	items, err := s.people(ctx, page.IDs)
+	items, err := load(ctx, page.IDs)
 	if err != nil {
 		return nil, err
 	}
-	return &Page[wire.Person]{Items: items, Pagination: s.pagination(req.Cursor, fp, page)}, nil
+	return &Page[T]{Items: items, Pagination: s.pagination(cursor, fp, page)}, nil
 }
 
 // DiscoverCompanies returns the best max_results companies matching at
