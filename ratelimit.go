@@ -111,3 +111,12 @@ type RateLimiter interface {
 	// and return no error.
 	Allow(ctx context.Context, key string, limit RateLimit) (RateResult, error)
 }
+
+// Of returns the rate of tier, or the default tier's for a tier the
+// configuration does not know (a key minted before its tier was removed).
+func (t TierRates) Of(tier string) RateLimit {
+	if rate, ok := t[tier]; ok {
+		return rate
+	}
+	return t[PlanDefault]
+}

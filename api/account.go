@@ -72,10 +72,7 @@ func (s *Server) keyInfo(w http.ResponseWriter, r *http.Request) error {
 // keyInfoPrefix encodes the key-info envelope up to the opening quote of
 // generated_at, its last member.
 func (s *Server) keyInfoPrefix(p *prospector.Principal) ([]byte, error) {
-	rate, ok := s.tierRates[p.Key.Tier]
-	if !ok {
-		rate = s.tierRates[prospector.PlanDefault]
-	}
+	rate := s.tierRates.Of(p.Key.Tier)
 	b, err := json.Marshal(envelope{Data: keyInfoJSON{
 		Valid:            true,
 		PublicAPIEnabled: p.Workspace.PublicAPI,

@@ -204,7 +204,7 @@ func (s *Server) authenticate(next handlerFunc, bearer bool) handlerFunc {
 			// The key could not be checked; when it is known, the
 			// headers still name its tier (nothing was counted).
 			if entry != nil && entry.principal != nil {
-				rate := s.rateOf(entry.principal.Key.Tier)
+				rate := s.tierRates.Of(entry.principal.Key.Tier)
 				setRateHeaders(w.Header(), prospector.RateResult{Limit: rate.Requests, Remaining: rate.Requests, Reset: rate.Window})
 			}
 			return err
@@ -215,7 +215,7 @@ func (s *Server) authenticate(next handlerFunc, bearer bool) handlerFunc {
 		}
 		ri := info(r.Context())
 		ri.principal, ri.key = p, entry
-		rate := s.rateOf(p.Key.Tier)
+		rate := s.tierRates.Of(p.Key.Tier)
 		if s.limiter != nil {
 			res, err := s.limiter.Allow(r.Context(), p.Key.ID, rate)
 			if err != nil {
@@ -244,13 +244,4 @@ func bearerToken(v string) string {
 		return ""
 	}
 	return strings.TrimSpace(token)
-}
-
-// rateOf returns the rate of tier, or the default tier's for a tier the
-// configuration does not know.
-func (s *Server) rateOf(tier string) prospector.RateLimit {
-	if rate, ok := s.tierRates[tier]; ok {
-		return rate
-	}
-	return s.tierRates[prospector.PlanDefault]
 }

@@ -24,11 +24,9 @@ func (c *Console) account(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rate, ok := c.tierRates[s.principal.Key.Tier]
-	d := &accountData{Usage: u, Keys: keys}
-	if ok {
-		d.Rate = rate.String()
-	}
+	// The rate the API applies to this key, the default tier's for a
+	// tier the configuration does not know.
+	d := &accountData{Usage: u, Keys: keys, Rate: c.tierRates.Of(s.principal.Key.Tier).String()}
 	used := float64(u.Credits.Used)
 	items := []chartItem{{"Used", used, itoa(u.Credits.Used)}}
 	scale := 0.0
