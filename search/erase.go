@@ -30,18 +30,25 @@ func (ix *Index) syncErasures(ctx context.Context) (int, error) {
 	if err != nil || n == 0 {
 		return n, err
 	}
-	back, err := ix.store.CompaniesByID(ctx, cos)
-	if err != nil {
-		return n, fmt.Errorf("search: erased companies: %w", err)
+	// Only ids erased here can have been reused; nothing to read back
+	// (and no lock or cache version to move) when none were.
+	if len(cos) > 0 {
+		back, err := ix.store.CompaniesByID(ctx, cos)
+		if err != nil {
+			return n, fmt.Errorf("search: erased companies: %w", err)
+		}
+		if err := ix.applyCompanies(back); err != nil {
+			return n, err
+		}
 	}
-	if err := ix.applyCompanies(back); err != nil {
-		return n, err
+	if len(people) > 0 {
+		again, err := ix.store.PeopleByID(ctx, people)
+		if err != nil {
+			return n, fmt.Errorf("search: erased people: %w", err)
+		}
+		return n, ix.applyPeople(again)
 	}
-	again, err := ix.store.PeopleByID(ctx, people)
-	if err != nil {
-		return n, fmt.Errorf("search: erased people: %w", err)
-	}
-	return n, ix.applyPeople(again)
+	return n, nil
 }
 
 // applyErasures takes erased rows out of every structure under the write
