@@ -104,8 +104,10 @@ func (s *Service) Email(ctx context.Context, ws *prospector.Workspace, key strin
 		return EmailAnswer{}, false, fmt.Errorf("enrich email: %w", err)
 	}
 	res := prospector.EmailResult{Evidence: prospector.EvidenceNone}
-	if set.Lookup(q.FirstName+" "+q.LastName, q.Domain, q.Known) || set.Lookup(input.Str(req.Name), q.Domain, "") ||
-		set.Person(&prospector.Person{NetworkURL: prospector.NormalizeProfileURL(input.Str(req.NetworkURL))}) {
+	// Most deployments suppress nobody: skip building the subject's
+	// identifiers then.
+	if !set.Empty() && (set.Lookup(q.FirstName+" "+q.LastName, q.Domain, q.Known) || set.Lookup(input.Str(req.Name), q.Domain, "") ||
+		set.Person(&prospector.Person{NetworkURL: prospector.NormalizeProfileURL(input.Str(req.NetworkURL))})) {
 		// Answered as "nothing found" (and not charged): saying the
 		// subject opted out would tell who did.
 		s.suppressed.Add(1)
