@@ -17,9 +17,6 @@ type News struct {
 	// GDELTBaseURL replaces news.DefaultGDELTBaseURL (--source-base-url
 	// gdelt=URL).
 	GDELTBaseURL string
-	// GDELTTimespan is how far back each search reaches; default "1d",
-	// the daily interval of GDELT targets.
-	GDELTTimespan string
 	// Bucket, when set, paces GDELT searches for every node together
 	// (the store's prospector.TokenBucket): GDELT asks each client for one
 	// request every five seconds, and the fetcher's pacing is per node.
@@ -57,7 +54,7 @@ func (n News) GDELT(ctx context.Context, f prospector.Fetcher, co sources.NewsCo
 		case <-t.C:
 		}
 	}
-	p, err := news.PollGDELT(ctx, f, news.GDELTQuery{BaseURL: n.GDELTBaseURL, Name: co.Name, Timespan: n.GDELTTimespan})
+	p, err := news.PollGDELT(ctx, f, news.GDELTQuery{BaseURL: n.GDELTBaseURL, Name: co.Name})
 	if err != nil {
 		return nil, err
 	}
