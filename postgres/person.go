@@ -94,10 +94,21 @@ func (db *DB) ListPeople(ctx context.Context, after int64, limit int) ([]*prospe
 		scanPerson, after, sqlLimit(limit))
 }
 
-// PeopleChangedSince walks the table by seq.
+// PeopleChangedSince walks the table by seq, reading only the columns
+// the interface names.
 func (db *DB) PeopleChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Person, error) {
-	return queryList(ctx, db, `SELECT `+personColumns+` FROM people WHERE seq > $1 ORDER BY seq LIMIT $2`,
-		scanPerson, seq, sqlLimit(limit))
+	return queryList(ctx, db, `SELECT id, seq, external_id, full_name, title, job_level, job_function, company_id,
+		company_name, network_url, city, region, country_code, score FROM people WHERE seq > $1 ORDER BY seq LIMIT $2`,
+		scanPersonFeed, seq, sqlLimit(limit))
+}
+
+func scanPersonFeed(row pgx.Row) (*prospector.Person, error) {
+	var p prospector.Person
+	if err := row.Scan(&p.ID, &p.Seq, &p.ExternalID, &p.FullName, &p.Title, &p.JobLevel, &p.JobFunction, &p.CompanyID,
+		&p.CompanyName, &p.NetworkURL, &p.City, &p.Region, &p.CountryCode, &p.Score); err != nil {
+		return nil, fmt.Errorf("postgres: scan person: %w", err)
+	}
+	return &p, nil
 }
 
 // CountPeople counts every person.

@@ -84,12 +84,6 @@ func (db *DB) ListPeople(ctx context.Context, after int64, limit int) ([]*prospe
 	return queryList(ctx, db.read, `SELECT `+personColumns+` FROM people WHERE id > ? ORDER BY id LIMIT ?`, scanPerson, after, limit)
 }
 
-// PeopleChangedSince walks the table by seq.
-func (db *DB) PeopleChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Person, error) {
-	return queryList(ctx, db.read, `SELECT `+personColumns+` FROM people WHERE seq > ? ORDER BY seq LIMIT ?`,
-		scanPerson, seq, limit)
-}
-
 // CountPeople counts every person.
 func (db *DB) CountPeople(ctx context.Context) (int64, error) { return db.count(ctx, "people") }
 

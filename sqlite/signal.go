@@ -169,12 +169,6 @@ func (db *DB) SignalFeed(ctx context.Context, f prospector.SignalFeedFilter) ([]
 		ORDER BY s.detected_at DESC, s.id DESC LIMIT (? + 0) OFFSET (? + 0)`, scanSignal, append(args, f.Limit, f.Offset)...)
 }
 
-// SignalsChangedSince walks the table by seq.
-func (db *DB) SignalsChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Signal, error) {
-	return queryList(ctx, db.read, `SELECT `+signalColumns+` FROM signals WHERE seq > ? ORDER BY seq LIMIT ?`,
-		scanSignal, seq, limit)
-}
-
 // ListSignals walks the table by id.
 func (db *DB) ListSignals(ctx context.Context, after int64, limit int) ([]*prospector.Signal, error) {
 	return queryList(ctx, db.read, `SELECT `+signalColumns+` FROM signals WHERE id > ? ORDER BY id LIMIT ?`, scanSignal, after, limit)

@@ -499,4 +499,36 @@ func testChangeSequence(t *testing.T, s prospector.Store) {
 	} else if len(moved) != 1 || moved[0].ExternalID != "a" {
 		t.Fatalf("updated person not after the last seq: %+v", moved)
 	}
+	// The fields the index keeps come back as stored, the others empty.
+	co := sampleCompanies()[0]
+	if _, err := s.UpsertCompanies(ctx, []*prospector.Company{co}); err != nil {
+		t.Fatal(err)
+	}
+	score := 0.75
+	full := &prospector.Person{ExternalID: "feed-1", FullName: "Mira Feed", FirstName: "Mira", LastName: "Feed",
+		Title: "VP Sales", JobLevel: "VP", JobFunction: "Sales", CompanyID: &co.ID, CompanyName: co.Name,
+		CompanyDomain: co.Domain, NetworkURL: "https://network.example/in/mira-feed", Email: "mira@feed.example",
+		Phone: "+1 555 0100", City: "Denver", Region: "Colorado", CountryCode: "US", Score: &score}
+	if _, err := s.UpsertPeople(ctx, []*prospector.Person{full}); err != nil {
+		t.Fatal(err)
+	}
+	stored, err := s.PersonByKey(ctx, full.NaturalKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed, err := s.PeopleChangedSince(ctx, stored.Seq-1, 1)
+	if err != nil || len(feed) != 1 {
+		t.Fatalf("person %d from the feed: %+v %v", stored.ID, feed, err)
+	}
+	want := prospector.Person{ID: stored.ID, Seq: stored.Seq, ExternalID: "feed-1", FullName: "Mira Feed", Title: "VP Sales",
+		JobLevel: "VP", JobFunction: "Sales", CompanyName: co.Name, NetworkURL: "https://network.example/in/mira-feed",
+		City: "Denver", Region: "Colorado", CountryCode: "US"}
+	got := *feed[0]
+	if got.CompanyID == nil || *got.CompanyID != co.ID || got.Score == nil || *got.Score != 0.75 {
+		t.Errorf("feed company and score: %v %v, want %d and 0.75", got.CompanyID, got.Score, co.ID)
+	}
+	got.CompanyID, got.Score = nil, nil
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("feed person:\n got %+v\nwant %+v", got, want)
+	}
 }

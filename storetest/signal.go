@@ -74,6 +74,25 @@ func testSignalsChangedSince(t *testing.T, s prospector.Store) {
 	if len(changed) != 1 || changed[0].ExternalID != "s1" || changed[0].Title != "Hiring engineers" || changed[0].Seq <= last {
 		t.Fatalf("after one update, changed since %d: %s", last, externalIDs(changed))
 	}
+	// Every field the index keeps comes back as stored.
+	score := 0.25
+	full := &prospector.Signal{ExternalID: "s-feed", Type: "funding", CompanyID: &cs[1].ID, CompanyDomain: "other.example",
+		Title: "Series B", Detail: "Raised 20M", SourceURL: "https://news.example/b", Score: &score,
+		DetectedAt: utc("2026-10-02T03:04:05.123456Z")}
+	if _, err := s.UpsertSignals(ctx, []*prospector.Signal{full}); err != nil {
+		t.Fatal(err)
+	}
+	feed, err := s.SignalsChangedSince(ctx, changed[0].Seq, 10)
+	if err != nil || len(feed) != 1 {
+		t.Fatalf("the new signal from the feed: %s %v", externalIDs(feed), err)
+	}
+	got := feed[0]
+	if got.ID != full.ID || got.Seq <= changed[0].Seq || got.Type != "funding" || got.CompanyID == nil ||
+		*got.CompanyID != cs[1].ID || got.CompanyDomain != "other.example" || got.Title != "Series B" ||
+		got.Detail != "Raised 20M" || got.SourceURL != "https://news.example/b" || got.Score == nil ||
+		*got.Score != 0.25 || !got.DetectedAt.Equal(full.DetectedAt) {
+		t.Errorf("feed signal: %+v, want %+v", got, full)
+	}
 }
 
 // externalIDs lists the signals' external ids, space-separated.

@@ -35,6 +35,7 @@ type benchSearchOptions struct {
 	maxResults        []int
 	endpoints         []string
 	cpuProfile        string
+	startProfile      string
 	memProfile        string
 	snapshot          string
 }
@@ -77,6 +78,7 @@ endpoint "bare" is a plain net/http handler writing the bytes of one
 	f.StringSliceVar(&o.endpoints, "endpoints", []string{"discover/companies", "search/companies", "discover/people", "search/people"},
 		"endpoints to measure; also bare (a plain handler writing one 25-result search/people answer), contacts/find, contacts/waterfall-icp, contacts/employee-finder, enrich/email, signals/bulk, signals/news-events")
 	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the load phase to this file")
+	f.StringVar(&o.startProfile, "start-cpuprofile", "", "write a CPU profile of the index's start (the cold build, or the snapshot's load) to this file")
 	f.StringVar(&o.memProfile, "memprofile", "", "write a heap profile taken after the index is built to this file")
 	f.StringVar(&o.snapshot, "index-snapshot", "", "start the index from this snapshot when it is valid, and save it there at the end (run twice to time both starts)")
 	return cmd
@@ -110,7 +112,12 @@ func benchSearch(ctx context.Context, e *env, so *storeOptions, o benchSearchOpt
 	// The index's own lines (built, or loaded from the snapshot) go to
 	// stderr.
 	ixLogger := slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	stopProfile, err := startCPUProfile(o.startProfile)
+	if err != nil {
+		return err
+	}
 	ix, key, save, err := startIndex(ctx, st, indexOptions{poll: time.Second, snapshot: o.snapshot}, ixLogger)
+	stopProfile()
 	if err != nil {
 		return err
 	}
@@ -174,17 +181,11 @@ func benchSearch(ctx context.Context, e *env, so *storeOptions, o benchSearchOpt
 	defer bareSrv.Close()
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "endpoint\tmax_results\treq/s\tp50 ms\tp99 ms\tmax ms\terrors\t")
-	if o.cpuProfile != "" {
-		f, err := os.Create(o.cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err = startCPUProfile(o.cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	for _, size := range o.maxResults {
 		for _, ep := range o.endpoints {
 			reqs := benchRequests(ep, size, base+ep, secret, sample)
@@ -367,4 +368,24 @@ func writeHeapProfile(path string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// startCPUProfile writes a CPU profile to path until the returned func is
+// called; with no path it does nothing.
+func startCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
