@@ -63,8 +63,7 @@ type SignalStore interface {
 	// SignalFeed returns the signals matching f, newest first.
 	SignalFeed(ctx context.Context, f SignalFeedFilter) ([]*Signal, error)
 	// SignalsChangedSince returns up to limit signals written after seq,
-	// by Seq: what a search index replays to catch up. It fills every
-	// field but PersonID and CreatedAt, which the index does not keep.
+	// by Seq: what a search index replays to catch up.
 	SignalsChangedSince(ctx context.Context, seq int64, limit int) ([]*Signal, error)
 	// ListSignals returns up to limit signals with ID > after, by ID.
 	ListSignals(ctx context.Context, after int64, limit int) ([]*Signal, error)

@@ -102,21 +102,10 @@ func (db *DB) SignalFeed(ctx context.Context, f prospector.SignalFeedFilter) ([]
 		scanSignal, append(args, sqlLimit(f.Limit), sqlOffset(f.Offset))...)
 }
 
-// SignalsChangedSince walks the table by seq, reading only the columns
-// the interface names.
+// SignalsChangedSince walks the table by seq.
 func (db *DB) SignalsChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Signal, error) {
-	return queryList(ctx, db, `SELECT id, external_id, type, company_id, company_domain, title, detail, source_url,
-		detected_at, score, seq FROM signals WHERE seq > $1 ORDER BY seq LIMIT $2`, scanSignalFeed, seq, sqlLimit(limit))
-}
-
-func scanSignalFeed(row pgx.Row) (*prospector.Signal, error) {
-	var s prospector.Signal
-	if err := row.Scan(&s.ID, &s.ExternalID, &s.Type, &s.CompanyID, &s.CompanyDomain, &s.Title, &s.Detail,
-		&s.SourceURL, &s.DetectedAt, &s.Score, &s.Seq); err != nil {
-		return nil, fmt.Errorf("postgres: scan signal: %w", err)
-	}
-	s.DetectedAt = s.DetectedAt.UTC()
-	return &s, nil
+	return queryList(ctx, db, `SELECT `+signalColumns+` FROM signals WHERE seq > $1 ORDER BY seq LIMIT $2`,
+		scanSignal, seq, sqlLimit(limit))
 }
 
 // ListSignals walks the table by id.

@@ -350,7 +350,11 @@ func (ix *Index) applyCompanyRows(rows []companyRow) error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.gen++
-	var card, packed []byte // reused: put copies
+	var (
+		card, packed []byte // reused: put copies
+		terms        adds   // put in ix.companies before the lock is let go
+	)
+	defer terms.flush(ix.companies)
 	for _, r := range rows {
 		c := r.Company
 		key, err := rankKey(companyTier(c.EmployeeRange), c.ID, companyTierShift)
@@ -361,7 +365,7 @@ func (ix *Index) applyCompanyRows(rows []companyRow) error {
 		if old := ix.companyKey(id); old != 0 {
 			ix.companyAll.Remove(old)
 		}
-		ix.companies.set(id, key, r.terms)
+		ix.companies.set(id, key, r.terms, &terms)
 		ix.companyAll.Add(key)
 		facts := companyFacts{size: c.EmployeeRange, industry: strings.ToLower(c.Industry)}
 		if old, ok := ix.facts.get(id); ok && old != facts {

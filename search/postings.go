@@ -57,7 +57,9 @@ func (p *postings) terms(doc uint32) []uint32 {
 }
 
 // set replaces a row's terms; the bitmaps get key for it.
-func (p *postings) set(doc, key uint32, terms []string) {
+// The keys go in the lists when a is flushed: the caller flushes before
+// it lets go of the index's lock.
+func (p *postings) set(doc, key uint32, terms []string, a *adds) {
 	p.remove(doc)
 	for int(doc) >= len(p.start) {
 		p.start = append(p.start, 0)
@@ -65,11 +67,11 @@ func (p *postings) set(doc, key uint32, terms []string) {
 		p.keys = append(p.keys, 0)
 	}
 	p.start[doc], p.length[doc], p.keys[doc] = uint32(len(p.arena)), uint16(len(terms)), key
+	from := len(p.arena)
 	for _, t := range terms {
-		id := p.termID(t)
-		p.lists[id].Add(key)
-		p.arena = append(p.arena, id)
+		p.arena = append(p.arena, p.termID(t))
 	}
+	a.add(key, p.arena[from:])
 	if p.dead > len(p.arena)/2 && p.dead > 1<<16 {
 		p.compact()
 	}

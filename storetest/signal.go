@@ -90,7 +90,7 @@ func testSignalsChangedSince(t *testing.T, s prospector.Store) {
 	if got.ID != full.ID || got.Seq <= changed[0].Seq || got.Type != "funding" || got.CompanyID == nil ||
 		*got.CompanyID != cs[1].ID || got.CompanyDomain != "other.example" || got.Title != "Series B" ||
 		got.Detail != "Raised 20M" || got.SourceURL != "https://news.example/b" || got.Score == nil ||
-		*got.Score != 0.25 || !got.DetectedAt.Equal(full.DetectedAt) {
+		*got.Score != 0.25 || !got.DetectedAt.Equal(full.DetectedAt) || got.CreatedAt.IsZero() {
 		t.Errorf("feed signal: %+v, want %+v", got, full)
 	}
 }
