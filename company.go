@@ -85,7 +85,9 @@ type CompanyStore interface {
 	// CountCompanies counts every company.
 	CountCompanies(ctx context.Context) (int64, error)
 	// CompaniesChangedSince returns up to limit companies written after
-	// seq, by Seq: what a search index replays to catch up.
+	// seq, by Seq: what a search index replays to catch up. It fills
+	// every field but Founded, Ticker, CreatedAt and UpdatedAt, which the
+	// index does not keep.
 	CompaniesChangedSince(ctx context.Context, seq int64, limit int) ([]*Company, error)
 	// CompanyIDsByDomain maps those of the domains that are stored to
 	// their company ids: one round trip for a batch of references.

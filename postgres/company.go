@@ -108,10 +108,22 @@ func (db *DB) ListCompanies(ctx context.Context, after int64, limit int) ([]*pro
 		scanCompany, after, sqlLimit(limit))
 }
 
-// CompaniesChangedSince walks the table by seq.
+// CompaniesChangedSince walks the table by seq, reading only the
+// columns the interface names.
 func (db *DB) CompaniesChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Company, error) {
-	return queryList(ctx, db, `SELECT `+companyColumns+` FROM companies WHERE seq > $1 ORDER BY seq LIMIT $2`,
-		scanCompany, seq, sqlLimit(limit))
+	return queryList(ctx, db, `SELECT id, seq, domain, name, website, industry, description, keywords, city, region,
+		country_code, employee_count, employee_range, revenue_usd, network_url FROM companies
+		WHERE seq > $1 ORDER BY seq LIMIT $2`, scanCompanyFeed, seq, sqlLimit(limit))
+}
+
+func scanCompanyFeed(row pgx.Row) (*prospector.Company, error) {
+	var c prospector.Company
+	if err := row.Scan(&c.ID, &c.Seq, &c.Domain, &c.Name, &c.Website, &c.Industry, &c.Description, &c.Keywords,
+		&c.City, &c.Region, &c.CountryCode, &c.EmployeeCount, &c.EmployeeRange, &c.RevenueUSD, &c.NetworkURL); err != nil {
+		return nil, fmt.Errorf("postgres: scan company: %w", err)
+	}
+	c.Keywords = stringList(c.Keywords)
+	return &c, nil
 }
 
 // CountCompanies counts every company.

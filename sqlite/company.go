@@ -97,12 +97,6 @@ func (db *DB) ListCompanies(ctx context.Context, after int64, limit int) ([]*pro
 		scanCompany, after, limit)
 }
 
-// CompaniesChangedSince walks the table by seq.
-func (db *DB) CompaniesChangedSince(ctx context.Context, seq int64, limit int) ([]*prospector.Company, error) {
-	return queryList(ctx, db.read, `SELECT `+companyColumns+` FROM companies WHERE seq > ? ORDER BY seq LIMIT ?`,
-		scanCompany, seq, limit)
-}
-
 // CountCompanies counts every company.
 func (db *DB) CountCompanies(ctx context.Context) (int64, error) { return db.count(ctx, "companies") }
 

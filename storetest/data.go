@@ -479,6 +479,35 @@ func testChangeSequence(t *testing.T, s prospector.Store) {
 	if len(changed) != 1 || changed[0].Domain != "bluepeak.example" || changed[0].Seq <= last {
 		t.Fatalf("after one update, changed since %d: %+v", last, changed)
 	}
+	// The fields the index keeps come back as stored, keywords that need
+	// escaping included.
+	odd := &prospector.Company{Name: "Quill & Co", Domain: "quill.example", Website: "https://quill.example",
+		Industry: "Retail", Description: "Pens.", Keywords: []string{`say "hi"`, "naïve", `a","b`, `back\slash`},
+		City: "Lyon", Region: "Rhône", CountryCode: "FR", EmployeeCount: i64(7), EmployeeRange: "2-10",
+		RevenueUSD: i64(5), NetworkURL: "https://network.example/company/quill", Founded: i64(1999), Ticker: "QUIL"}
+	if _, err := s.UpsertCompanies(ctx, []*prospector.Company{odd}); err != nil {
+		t.Fatal(err)
+	}
+	coFeed, err := s.CompaniesChangedSince(ctx, 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, domain := range []string{"acme-robotics.example", "bluepeak.example", "quill.example"} {
+		stored, err := s.CompanyByDomain(ctx, domain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored.Founded, stored.Ticker, stored.CreatedAt, stored.UpdatedAt = nil, "", time.Time{}, time.Time{}
+		var got *prospector.Company
+		for _, c := range coFeed {
+			if c.ID == stored.ID {
+				got = c
+			}
+		}
+		if !reflect.DeepEqual(got, stored) {
+			t.Errorf("company from the feed:\n got %+v\nwant %+v", got, stored)
+		}
+	}
 	ps := []*prospector.Person{{ExternalID: "a", FullName: "A"}, {ExternalID: "b", FullName: "B"}}
 	if _, err := s.UpsertPeople(ctx, ps); err != nil {
 		t.Fatal(err)
