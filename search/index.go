@@ -335,6 +335,7 @@ func (ix *Index) optimize() {
 	for _, p := range []*postings{ix.companies, ix.people, ix.peopleCo} {
 		p.optimize()
 	}
+	ix.trim()
 	ix.optimizedAtLen = n
 	ix.gen++
 }
