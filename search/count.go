@@ -38,7 +38,7 @@ func count(ctx context.Context, pl plan) (int, error) {
 		if ranked {
 			conj = append(append([]*roaring.Bitmap(nil), pl.fields...), union(pl.counted))
 		}
-		bs := bySize(conj)
+		bs := bySize(conj, pl.size)
 		m := bs[0]
 		for _, b := range bs[1:] {
 			if m.IsEmpty() {

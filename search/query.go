@@ -27,6 +27,15 @@ type plan struct {
 	// intersect returns, through the filter cache, the intersection
 	// compute makes for tier t of this query (see walk).
 	intersect func(t int, compute func() *roaring.Bitmap) *roaring.Bitmap
+	// size returns a bitmap's cardinality, through the filter cache; nil
+	// counts it each time.
+	size func(*roaring.Bitmap) uint64
+}
+
+// sizes returns plan.size for the index as it is now (read lock held).
+func (ix *Index) sizes() func(*roaring.Bitmap) uint64 {
+	gen := ix.gen
+	return func(b *roaring.Bitmap) uint64 { return ix.cache.size(gen, b) }
 }
 
 // intersections caches the whole intersections walk computes for a query
@@ -88,7 +97,7 @@ func (ix *Index) companyPlan(q prospector.CompanyQuery) plan {
 		}
 	}
 	pl := plan{fields: fields, all: ix.companyAll, counted: counted, shift: companyTierShift,
-		exact: ix.exactCounts(p.name+fKeyword, q.Keywords, counted), intersect: intersect}
+		exact: ix.exactCounts(p.name+fKeyword, q.Keywords, counted), intersect: intersect, size: ix.sizes()}
 	if len(q.ExcludeIndustries) > 0 {
 		pl.not = ix.anyOf(p, fIndustry, lower(q.ExcludeIndustries))
 	}
@@ -155,7 +164,7 @@ func (ix *Index) personPlan(q prospector.PersonQuery) plan {
 		add(union(bs))
 	}
 	pl := plan{fields: fields, all: ix.peopleAll, counted: counted, shift: personTierShift,
-		exact: ix.exactCounts(p.name+fTitle, q.Titles, counted), intersect: intersect}
+		exact: ix.exactCounts(p.name+fTitle, q.Titles, counted), intersect: intersect, size: ix.sizes()}
 	if len(q.ExcludeTitles) > 0 {
 		pl.not = union(ix.phrases(p, fTitle, q.ExcludeTitles, taxonomy.TitleTokens))
 	}

@@ -43,7 +43,7 @@ func walk(ctx context.Context, pl plan, from prospector.SearchPosition, limit in
 			lastTier, lastKey = t, key
 			return true
 		}
-		stopped, ok := leapfrog(conj, pl.not, start, emit)
+		stopped, ok := leapfrog(conj, pl.not, pl.size, start, emit)
 		if !ok {
 			// Too sparse to leapfrog: intersect whole, then resume after
 			// what leapfrog already emitted.
@@ -52,7 +52,7 @@ func walk(ctx context.Context, pl plan, from prospector.SearchPosition, limit in
 			}
 			// Smallest first: every later AND then works on a small result.
 			intersect := func() *roaring.Bitmap {
-				bs := bySize(conj)
+				bs := bySize(conj, pl.size)
 				m := bs[0]
 				for _, b := range bs[1:] {
 					if m.IsEmpty() {
@@ -99,10 +99,11 @@ const leapfrogBudget = 1000
 // other without building the intersection: a page of a broad query needs
 // a few dozen keys out of hundreds of thousands. stopped reports that
 // emit asked to stop; ok is false when the budget ran out first.
-func leapfrog(conj []*roaring.Bitmap, not *roaring.Bitmap, start uint32, emit func(uint32) bool) (stopped, ok bool) {
+func leapfrog(conj []*roaring.Bitmap, not *roaring.Bitmap, size func(*roaring.Bitmap) uint64, start uint32,
+	emit func(uint32) bool) (stopped, ok bool) {
 	// The sparsest bitmap drives: every other iterator only jumps to its
 	// candidates.
-	bs := bySize(conj)
+	bs := bySize(conj, size)
 	its := make([]roaring.IntPeekable, len(bs))
 	for i, b := range bs {
 		its[i] = b.Iterator()
@@ -182,14 +183,18 @@ func exactCount(match *roaring.Bitmap, layers []*roaring.Bitmap, c int) *roaring
 // once: a run-compressed bitmap of millions of rows sums its runs on every
 // call, and counting inside the sort's comparisons took a tenth of
 // discover/people's CPU.
-func bySize(conj []*roaring.Bitmap) []*roaring.Bitmap {
+func bySize(conj []*roaring.Bitmap, size func(*roaring.Bitmap) uint64) []*roaring.Bitmap {
 	type sized struct {
 		b *roaring.Bitmap
 		n uint64
 	}
 	ss := make([]sized, len(conj))
 	for i, b := range conj {
-		ss[i] = sized{b, b.GetCardinality()}
+		if size != nil {
+			ss[i] = sized{b, size(b)}
+		} else {
+			ss[i] = sized{b, b.GetCardinality()}
+		}
 	}
 	slices.SortStableFunc(ss, func(a, b sized) int { return cmp.Compare(a.n, b.n) })
 	out := make([]*roaring.Bitmap, len(ss))
