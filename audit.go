@@ -61,6 +61,12 @@ func WithActor(ctx context.Context, actor string) context.Context {
 	return context.WithValue(ctx, actorKey{}, actor)
 }
 
+// ActorKey is the key WithActor stores the actor under, for a context of
+// another package that carries the actor itself: the API's request
+// context answers it from what authentication learned, sparing a context
+// layer and a copy of the request on every call.
+func ActorKey() any { return actorKey{} }
+
 // ActorFrom returns the actor ctx carries; "system" when none does (a
 // background job acting on its own).
 func ActorFrom(ctx context.Context) string {

@@ -25,6 +25,7 @@ type statusWriter struct {
 	status   int
 	writeErr error // the first failed write: the client did not get it all
 	info     requestInfo
+	ctx      requestContext
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -56,7 +57,8 @@ func (s *Server) outer(next http.Handler) http.Handler {
 		ri := &sw.info
 		ri.id = s.requestIDs.next(r.Header.Get("X-Request-Id"))
 		ri.started = start
-		r = r.WithContext(context.WithValue(r.Context(), requestInfoKey, ri))
+		sw.ctx = requestContext{Context: r.Context(), ri: ri}
+		r = r.WithContext(&sw.ctx)
 		h := w.Header()
 		// Header keys below are already canonical; assigning the map
 		// directly skips re-canonicalising them on every request.
@@ -232,8 +234,10 @@ func (s *Server) authenticate(next handlerFunc, bearer bool) handlerFunc {
 		if !p.Workspace.PublicAPI {
 			return prospector.Errorf(prospector.ENOTFOUND, "Public API access is not enabled for this workspace.")
 		}
-		// The key's prefix names the actor of what the store audits.
-		return next(w, r.WithContext(prospector.WithActor(r.Context(), p.Key.Prefix)))
+		// The key's prefix names the actor of what the store audits
+		// (prospector.ActorFrom reads it through requestContext).
+		ri.actor = p.Key.Prefix
+		return next(w, r)
 	}
 }
 

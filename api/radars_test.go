@@ -608,3 +608,30 @@ func TestCreateRadarCrashKeepsQuota(t *testing.T) {
 		t.Fatalf("backfill jobs queued: %d, %v", n, err)
 	}
 }
+
+// TestRadarAuditNamesTheKey: what a key does through the API is audited
+// with the key's prefix as the actor, never the secret.
+func TestRadarAuditNamesTheKey(t *testing.T) {
+	e := newEnv(t)
+	e.seedRadarData()
+	w, key := e.workspace("audited", prospector.PlanGrowth, prospector.PlanGrowth)
+	if r := e.do("POST", "/api/v1/radar/create", key, map[string]any{"titles": []string{"VP Sales"}}); r.status != 201 && r.status != 200 {
+		t.Fatalf("create radar: %d %s", r.status, r.body)
+	}
+	events, err := e.store.AuditEvents(context.Background(), w.ID, time.Time{}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, ev := range events {
+		if ev.Action == prospector.AuditRadarCreate {
+			found = true
+			if ev.Actor != key[:12] {
+				t.Errorf("radar.create actor %q, want the key's prefix %q", ev.Actor, key[:12])
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no radar.create event among %d", len(events))
+	}
+}

@@ -178,6 +178,26 @@ type requestInfo struct {
 	route     string
 	principal *prospector.Principal
 	key       *keyEntry
+	actor     string // the key's prefix once authenticated (prospector.ActorFrom)
+}
+
+// requestContext is the request's context below the outermost middleware:
+// it answers the requestInfo and the actor itself, where a context.WithValue
+// per value and a copy of the request per layer cost allocations on every
+// call. It lives in the statusWriter's allocation.
+type requestContext struct {
+	context.Context
+	ri *requestInfo
+}
+
+func (c *requestContext) Value(key any) any {
+	switch {
+	case key == any(requestInfoKey):
+		return c.ri
+	case c.ri.actor != "" && key == prospector.ActorKey():
+		return c.ri.actor
+	}
+	return c.Context.Value(key)
 }
 
 func info(ctx context.Context) *requestInfo {
