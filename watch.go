@@ -120,6 +120,52 @@ type WatchSync struct {
 	Suppressed int
 }
 
+// RadarRefs are the companies one radar's configuration names, as
+// RadarWatchRefs returns them.
+type RadarRefs struct {
+	CompanyIDs           []int64
+	Domains, ProfileURLs []string
+}
+
+// RadarWatch is one domain one radar watches (a row of radar_watches).
+type RadarWatch struct{ Radar, Domain string }
+
+// PlanRadarWatches is the rule both engines apply in SyncWatches: the
+// watches the radars' references give (refs by radar id; company ids and
+// profile URLs count through the domains the store resolved them to, and
+// name nothing when it resolved none), against those stored (have): what
+// to add and what to drop.
+func PlanRadarWatches(refs map[string]RadarRefs, byID map[int64]string, byURL map[string]string,
+	have map[RadarWatch]bool) (add, drop []RadarWatch) {
+	want := map[RadarWatch]bool{}
+	for radar, r := range refs {
+		for _, id := range r.CompanyIDs {
+			if d, ok := byID[id]; ok {
+				want[RadarWatch{radar, d}] = true
+			}
+		}
+		for _, d := range r.Domains {
+			want[RadarWatch{radar, d}] = true
+		}
+		for _, u := range r.ProfileURLs {
+			if d, ok := byURL[u]; ok {
+				want[RadarWatch{radar, d}] = true
+			}
+		}
+	}
+	for w := range have {
+		if !want[w] {
+			drop = append(drop, w)
+		}
+	}
+	for w := range want {
+		if !have[w] {
+			add = append(add, w)
+		}
+	}
+	return add, drop
+}
+
 // RadarWatchRefs returns the companies a radar's configuration names, so
 // watches them: the company it targets (company_network_url, resolved
 // to CompanyID at creation), the company whose followers it targets, and

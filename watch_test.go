@@ -1,7 +1,9 @@
 package prospector
 
 import (
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -46,5 +48,29 @@ func TestRadarWatchRefs(t *testing.T) {
 	}
 	if ids, domains, urls := RadarWatchRefs(&RadarConfig{Titles: []string{"VP Sales"}}); ids != nil || domains != nil || urls != nil {
 		t.Fatal("a radar naming no company watches nothing")
+	}
+}
+
+// TestPlanRadarWatches: references count through the domains the store
+// resolved, unresolved ones name nothing, and only differences are
+// planned.
+func TestPlanRadarWatches(t *testing.T) {
+	refs := map[string]RadarRefs{
+		"r1": {CompanyIDs: []int64{7, 8}, Domains: []string{"rival.example"}, ProfileURLs: []string{"https://network.example/company/acme"}},
+		"r2": {ProfileURLs: []string{"https://network.example/company/unknown"}},
+	}
+	byID := map[int64]string{7: "seven.example"} // 8 is not stored
+	byURL := map[string]string{"https://network.example/company/acme": "acme.example"}
+	have := map[RadarWatch]bool{{"r1", "rival.example"}: true, {"r1", "gone.example"}: true, {"r3", "old.example"}: true}
+	add, drop := PlanRadarWatches(refs, byID, byURL, have)
+	sortW := func(ws []RadarWatch) []RadarWatch {
+		slices.SortFunc(ws, func(a, b RadarWatch) int { return strings.Compare(a.Radar+a.Domain, b.Radar+b.Domain) })
+		return ws
+	}
+	if want := []RadarWatch{{"r1", "acme.example"}, {"r1", "seven.example"}}; !reflect.DeepEqual(sortW(add), want) {
+		t.Errorf("add %v, want %v", add, want)
+	}
+	if want := []RadarWatch{{"r1", "gone.example"}, {"r3", "old.example"}}; !reflect.DeepEqual(sortW(drop), want) {
+		t.Errorf("drop %v, want %v", drop, want)
 	}
 }

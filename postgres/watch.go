@@ -210,12 +210,7 @@ func (db *DB) SyncWatches(ctx context.Context, now time.Time) (prospector.WatchS
 // syncRadarWatches makes radar_watches what the radars name.
 func syncRadarWatches(ctx context.Context, tx pgx.Tx) (prospector.WatchSync, error) {
 	var res prospector.WatchSync
-	type pair struct{ radar, domain string }
-	type named struct {
-		ids           []int64
-		domains, urls []string
-	}
-	refs := map[string]named{} // by radar id
+	refs := map[string]prospector.RadarRefs{} // by radar id
 	var (
 		ids         []int64
 		urls        []string
@@ -223,90 +218,77 @@ func syncRadarWatches(ctx context.Context, tx pgx.Tx) (prospector.WatchSync, err
 		key, domain string
 		companyID   int64
 	)
-	rows, _ := tx.Query(ctx, `SELECT id, config::text FROM radars WHERE paused_at IS NULL`)
-	if _, err := pgx.ForEachRow(rows, []any{&radar, &cfg}, func() error {
+	// each runs query and calls fn per row; a failed query is reported
+	// as the failed row would be.
+	each := func(what, query string, dest []any, fn func() error, args ...any) error {
+		rows, err := tx.Query(ctx, query, args...)
+		if err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		if _, err := pgx.ForEachRow(rows, dest, fn); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		return nil
+	}
+	if err := each("radars", `SELECT id, config::text FROM radars WHERE paused_at IS NULL`, []any{&radar, &cfg}, func() error {
 		c, err := prospector.UnmarshalRadarConfig(cfg)
 		if err != nil {
 			return fmt.Errorf("radar %s config: %w", radar, err)
 		}
 		i, d, u := prospector.RadarWatchRefs(&c)
-		refs[radar] = named{i, d, u}
+		refs[radar] = prospector.RadarRefs{CompanyIDs: i, Domains: d, ProfileURLs: u}
 		ids, urls = append(ids, i...), append(urls, u...)
 		return nil
 	}); err != nil {
-		return res, fmt.Errorf("radars: %w", err)
+		return res, err
 	}
 	byID, byURL := map[int64]string{}, map[string]string{}
 	if ids == nil {
 		ids = []int64{}
 	}
-	rows, _ = tx.Query(ctx, `SELECT id, domain FROM companies WHERE id = ANY($1)`, ids)
-	if _, err := pgx.ForEachRow(rows, []any{&companyID, &domain}, func() error {
-		byID[companyID] = domain
-		return nil
-	}); err != nil {
-		return res, fmt.Errorf("radar companies: %w", err)
+	if err := each("radar companies", `SELECT id, domain FROM companies WHERE id = ANY($1)`, []any{&companyID, &domain},
+		func() error { byID[companyID] = domain; return nil }, ids); err != nil {
+		return res, err
 	}
 	if urls == nil {
 		urls = []string{}
 	}
-	rows, _ = tx.Query(ctx, `SELECT DISTINCT ON (network_url) network_url, domain FROM companies
-		WHERE network_url = ANY($1) AND network_url <> '' ORDER BY network_url, id`, urls)
-	if _, err := pgx.ForEachRow(rows, []any{&key, &domain}, func() error {
-		byURL[key] = domain
-		return nil
-	}); err != nil {
-		return res, fmt.Errorf("radar companies by profile: %w", err)
+	if err := each("radar companies by profile", `SELECT DISTINCT ON (network_url) network_url, domain FROM companies
+		WHERE network_url = ANY($1) AND network_url <> '' ORDER BY network_url, id`, []any{&key, &domain},
+		func() error { byURL[key] = domain; return nil }, urls); err != nil {
+		return res, err
 	}
-	want := map[pair]bool{}
-	for radar, r := range refs {
-		for _, id := range r.ids {
-			if d, ok := byID[id]; ok {
-				want[pair{radar, d}] = true
-			}
-		}
-		for _, d := range r.domains {
-			want[pair{radar, d}] = true
-		}
-		for _, u := range r.urls {
-			if d, ok := byURL[u]; ok {
-				want[pair{radar, d}] = true
-			}
-		}
+	have := map[prospector.RadarWatch]bool{}
+	if err := each("radar watches", `SELECT radar_id, domain FROM radar_watches`, []any{&radar, &domain},
+		func() error { have[prospector.RadarWatch{Radar: radar, Domain: domain}] = true; return nil }); err != nil {
+		return res, err
 	}
-	have := map[pair]bool{}
-	rows, _ = tx.Query(ctx, `SELECT radar_id, domain FROM radar_watches`)
-	if _, err := pgx.ForEachRow(rows, []any{&radar, &domain}, func() error {
-		have[pair{radar, domain}] = true
-		return nil
-	}); err != nil {
-		return res, fmt.Errorf("radar watches: %w", err)
-	}
-	var dropR, dropD, addR, addD []string
-	for p := range have {
-		if !want[p] {
-			dropR, dropD = append(dropR, p.radar), append(dropD, p.domain)
-		}
-	}
-	for p := range want {
-		if !have[p] {
-			addR, addD = append(addR, p.radar), append(addD, p.domain)
-		}
-	}
-	if len(dropR) > 0 {
+	add, drop := prospector.PlanRadarWatches(refs, byID, byURL, have)
+	if len(drop) > 0 {
+		r, d := watchColumns(drop)
 		if _, err := tx.Exec(ctx, `DELETE FROM radar_watches r USING unnest($1::text[], $2::text[]) AS v(radar_id, domain)
-			WHERE r.radar_id = v.radar_id AND r.domain = v.domain`, dropR, dropD); err != nil {
+			WHERE r.radar_id = v.radar_id AND r.domain = v.domain`, r, d); err != nil {
 			return res, fmt.Errorf("drop radar watches: %w", err)
 		}
 	}
-	if len(addR) > 0 {
+	if len(add) > 0 {
+		r, d := watchColumns(add)
 		if _, err := tx.Exec(ctx, `INSERT INTO radar_watches (radar_id, domain)
-			SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`, addR, addD); err != nil {
+			SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`, r, d); err != nil {
 			return res, fmt.Errorf("add radar watches: %w", err)
 		}
 	}
-	res.RadarWatchesRemoved, res.RadarWatchesAdded = len(dropR), len(addR)
+	res.RadarWatchesRemoved, res.RadarWatchesAdded = len(drop), len(add)
 	return res, nil
+}
+
+// watchColumns splits watches into the radar and domain arrays unnest
+// takes.
+func watchColumns(ws []prospector.RadarWatch) (radars, domains []string) {
+	for _, w := range ws {
+		radars, domains = append(radars, w.Radar), append(domains, w.Domain)
+	}
+	return radars, domains
 }
 
 // EnsureCompanies creates the unknown companies in one transaction.

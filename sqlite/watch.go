@@ -235,12 +235,7 @@ func (db *DB) SyncWatches(ctx context.Context, now time.Time) (prospector.WatchS
 // syncRadarWatches makes radar_watches what the radars name.
 func syncRadarWatches(ctx context.Context, tx *sql.Tx) (prospector.WatchSync, error) {
 	var res prospector.WatchSync
-	type pair struct{ radar, domain string }
-	type named struct {
-		ids           []int64
-		domains, urls []string
-	}
-	refs := map[string]named{} // by radar id
+	refs := map[string]prospector.RadarRefs{} // by radar id
 	var ids []int64
 	var urls []string
 	rows, err := tx.QueryContext(ctx, `SELECT id, config FROM radars WHERE paused_at IS NULL`)
@@ -254,7 +249,7 @@ func syncRadarWatches(ctx context.Context, tx *sql.Tx) (prospector.WatchSync, er
 			return fmt.Errorf("radar %s config: %w", id, err)
 		}
 		i, d, u := prospector.RadarWatchRefs(&c)
-		refs[id] = named{i, d, u}
+		refs[id] = prospector.RadarRefs{CompanyIDs: i, Domains: d, ProfileURLs: u}
 		ids, urls = append(ids, i...), append(urls, u...)
 		return nil
 	}); err != nil {
@@ -282,50 +277,30 @@ func syncRadarWatches(ctx context.Context, tx *sql.Tx) (prospector.WatchSync, er
 			return res, fmt.Errorf("radar company %s: %w", u, err)
 		}
 	}
-	want := map[pair]bool{}
-	for radar, r := range refs {
-		for _, id := range r.ids {
-			if d, ok := byID[id]; ok {
-				want[pair{radar, d}] = true
-			}
-		}
-		for _, d := range r.domains {
-			want[pair{radar, d}] = true
-		}
-		for _, u := range r.urls {
-			if d, ok := byURL[u]; ok {
-				want[pair{radar, d}] = true
-			}
-		}
-	}
-	have := map[pair]bool{}
+	have := map[prospector.RadarWatch]bool{}
 	rows, err = tx.QueryContext(ctx, `SELECT radar_id, domain FROM radar_watches`)
 	if err := eachRow(rows, err, func(r *sql.Rows) error {
-		var p pair
-		if err := r.Scan(&p.radar, &p.domain); err != nil {
+		var w prospector.RadarWatch
+		if err := r.Scan(&w.Radar, &w.Domain); err != nil {
 			return err
 		}
-		have[p] = true
+		have[w] = true
 		return nil
 	}); err != nil {
 		return res, fmt.Errorf("radar watches: %w", err)
 	}
-	for p := range have {
-		if !want[p] {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM radar_watches WHERE radar_id = ? AND domain = ?`, p.radar, p.domain); err != nil {
-				return res, fmt.Errorf("drop radar watch: %w", err)
-			}
-			res.RadarWatchesRemoved++
+	add, drop := prospector.PlanRadarWatches(refs, byID, byURL, have)
+	for _, w := range drop {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM radar_watches WHERE radar_id = ? AND domain = ?`, w.Radar, w.Domain); err != nil {
+			return res, fmt.Errorf("drop radar watch: %w", err)
 		}
 	}
-	for p := range want {
-		if !have[p] {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO radar_watches (radar_id, domain) VALUES (?, ?)`, p.radar, p.domain); err != nil {
-				return res, fmt.Errorf("add radar watch: %w", err)
-			}
-			res.RadarWatchesAdded++
+	for _, w := range add {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO radar_watches (radar_id, domain) VALUES (?, ?)`, w.Radar, w.Domain); err != nil {
+			return res, fmt.Errorf("add radar watch: %w", err)
 		}
 	}
+	res.RadarWatchesRemoved, res.RadarWatchesAdded = len(drop), len(add)
 	return res, nil
 }
 
