@@ -104,28 +104,25 @@ func (db *DB) Watches(ctx context.Context) ([]*prospector.Watch, error) {
 			at           time.Time
 			id           *int64
 		)
-		rows, _ := tx.Query(ctx, `SELECT w.domain, w.added_by, w.added_at, c.id FROM watches w
-			LEFT JOIN companies c ON c.domain = w.domain`)
-		if _, err := pgx.ForEachRow(rows, []any{&d, &by, &at, &id}, func() error {
+		if err := eachRow(ctx, tx, "watches", `SELECT w.domain, w.added_by, w.added_at, c.id FROM watches w
+			LEFT JOIN companies c ON c.domain = w.domain`, []any{&d, &by, &at, &id}, func() error {
 			w := get(d, id)
 			w.Explicit, w.AddedBy, w.AddedAt = true, by, at.UTC()
 			return nil
 		}); err != nil {
-			return fmt.Errorf("watches: %w", err)
+			return err
 		}
-		rows, _ = tx.Query(ctx, `SELECT r.domain, r.radar_id, c.id FROM radar_watches r
-			LEFT JOIN companies c ON c.domain = r.domain ORDER BY r.radar_id`)
-		if _, err := pgx.ForEachRow(rows, []any{&d, &radar, &id}, func() error {
+		if err := eachRow(ctx, tx, "radar watches", `SELECT r.domain, r.radar_id, c.id FROM radar_watches r
+			LEFT JOIN companies c ON c.domain = r.domain ORDER BY r.radar_id`, []any{&d, &radar, &id}, func() error {
 			w := get(d, id)
 			w.RadarIDs = append(w.RadarIDs, radar)
 			return nil
 		}); err != nil {
-			return fmt.Errorf("radar watches: %w", err)
+			return err
 		}
 		var kind, board, ref string
-		rows, _ = tx.Query(ctx, `SELECT c.domain, t.kind, t.board, t.ref FROM source_targets t
-			JOIN companies c ON c.id = t.company_id WHERE t.origin = $1 ORDER BY t.id`, prospector.OriginFlag)
-		if _, err := pgx.ForEachRow(rows, []any{&d, &kind, &board, &ref}, func() error {
+		if err := eachRow(ctx, tx, "watch flags", `SELECT c.domain, t.kind, t.board, t.ref FROM source_targets t
+			JOIN companies c ON c.id = t.company_id WHERE t.origin = $1 ORDER BY t.id`, []any{&d, &kind, &board, &ref}, func() error {
 			if w := byDomain[d]; w != nil {
 				if kind == prospector.TargetBoard {
 					w.Boards = append(w.Boards, prospector.BoardRef{Kind: board, Token: ref})
@@ -134,8 +131,8 @@ func (db *DB) Watches(ctx context.Context) ([]*prospector.Watch, error) {
 				}
 			}
 			return nil
-		}); err != nil {
-			return fmt.Errorf("watch flags: %w", err)
+		}, prospector.OriginFlag); err != nil {
+			return err
 		}
 		return nil
 	})
@@ -165,13 +162,12 @@ func (db *DB) SyncWatches(ctx context.Context, now time.Time) (prospector.WatchS
 		}
 		var missing []*prospector.Company
 		var d string
-		rows, _ := tx.Query(ctx, `SELECT domain FROM watches UNION SELECT domain FROM radar_watches
-			EXCEPT SELECT domain FROM companies`)
-		if _, err := pgx.ForEachRow(rows, []any{&d}, func() error {
+		if err := eachRow(ctx, tx, "watched domains without a company", `SELECT domain FROM watches UNION SELECT domain FROM radar_watches
+			EXCEPT SELECT domain FROM companies`, []any{&d}, func() error {
 			missing = append(missing, &prospector.Company{Domain: d})
 			return nil
 		}); err != nil {
-			return fmt.Errorf("watched domains without a company: %w", err)
+			return err
 		}
 		created, err := ensureCompanies(ctx, tx, missing)
 		if err != nil {
@@ -184,19 +180,19 @@ func (db *DB) SyncWatches(ctx context.Context, now time.Time) (prospector.WatchS
 			id       int64
 			explicit bool
 		)
-		rows, _ = tx.Query(ctx, `SELECT c.id, c.domain, EXISTS (SELECT 1 FROM watches w WHERE w.domain = c.domain)
+		if err := eachRow(ctx, tx, "watched companies without a homepage", `SELECT c.id, c.domain,
+			EXISTS (SELECT 1 FROM watches w WHERE w.domain = c.domain)
 			FROM companies c WHERE c.domain IN (SELECT domain FROM watches UNION SELECT domain FROM radar_watches)
 			AND NOT EXISTS (SELECT 1 FROM source_targets t WHERE t.company_id = c.id AND t.kind = $1)`,
-			prospector.TargetHomepage)
-		if _, err := pgx.ForEachRow(rows, []any{&id, &d, &explicit}, func() error {
-			origin := prospector.OriginRadar
-			if explicit {
-				origin = prospector.OriginWatch
-			}
-			homes = append(homes, prospector.HomepageTarget(id, d, origin))
-			return nil
-		}); err != nil {
-			return fmt.Errorf("watched companies without a homepage: %w", err)
+			[]any{&id, &d, &explicit}, func() error {
+				origin := prospector.OriginRadar
+				if explicit {
+					origin = prospector.OriginWatch
+				}
+				homes = append(homes, prospector.HomepageTarget(id, d, origin))
+				return nil
+			}, prospector.TargetHomepage); err != nil {
+			return err
 		}
 		res.TargetsCreated, err = addTargets(ctx, tx, homes, now)
 		return err
@@ -218,19 +214,7 @@ func syncRadarWatches(ctx context.Context, tx pgx.Tx) (prospector.WatchSync, err
 		key, domain string
 		companyID   int64
 	)
-	// each runs query and calls fn per row; a failed query is reported
-	// as the failed row would be.
-	each := func(what, query string, dest []any, fn func() error, args ...any) error {
-		rows, err := tx.Query(ctx, query, args...)
-		if err != nil {
-			return fmt.Errorf("%s: %w", what, err)
-		}
-		if _, err := pgx.ForEachRow(rows, dest, fn); err != nil {
-			return fmt.Errorf("%s: %w", what, err)
-		}
-		return nil
-	}
-	if err := each("radars", `SELECT id, config::text FROM radars WHERE paused_at IS NULL`, []any{&radar, &cfg}, func() error {
+	if err := eachRow(ctx, tx, "radars", `SELECT id, config::text FROM radars WHERE paused_at IS NULL`, []any{&radar, &cfg}, func() error {
 		c, err := prospector.UnmarshalRadarConfig(cfg)
 		if err != nil {
 			return fmt.Errorf("radar %s config: %w", radar, err)
@@ -246,20 +230,20 @@ func syncRadarWatches(ctx context.Context, tx pgx.Tx) (prospector.WatchSync, err
 	if ids == nil {
 		ids = []int64{}
 	}
-	if err := each("radar companies", `SELECT id, domain FROM companies WHERE id = ANY($1)`, []any{&companyID, &domain},
+	if err := eachRow(ctx, tx, "radar companies", `SELECT id, domain FROM companies WHERE id = ANY($1)`, []any{&companyID, &domain},
 		func() error { byID[companyID] = domain; return nil }, ids); err != nil {
 		return res, err
 	}
 	if urls == nil {
 		urls = []string{}
 	}
-	if err := each("radar companies by profile", `SELECT DISTINCT ON (network_url) network_url, domain FROM companies
+	if err := eachRow(ctx, tx, "radar companies by profile", `SELECT DISTINCT ON (network_url) network_url, domain FROM companies
 		WHERE network_url = ANY($1) AND network_url <> '' ORDER BY network_url, id`, []any{&key, &domain},
 		func() error { byURL[key] = domain; return nil }, urls); err != nil {
 		return res, err
 	}
 	have := map[prospector.RadarWatch]bool{}
-	if err := each("radar watches", `SELECT radar_id, domain FROM radar_watches`, []any{&radar, &domain},
+	if err := eachRow(ctx, tx, "radar watches", `SELECT radar_id, domain FROM radar_watches`, []any{&radar, &domain},
 		func() error { have[prospector.RadarWatch{Radar: radar, Domain: domain}] = true; return nil }); err != nil {
 		return res, err
 	}
@@ -370,4 +354,17 @@ func ensureCompanies(ctx context.Context, tx pgx.Tx, cs []*prospector.Company) (
 		}
 	}
 	return created, nil
+}
+
+// eachRow runs query in tx and calls fn after scanning each row into
+// dest; an error, the query's own included, is wrapped with what.
+func eachRow(ctx context.Context, tx pgx.Tx, what, query string, dest []any, fn func() error, args ...any) error {
+	rows, err := tx.Query(ctx, query, args...)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if _, err := pgx.ForEachRow(rows, dest, fn); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
 }
