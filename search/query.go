@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,8 +43,11 @@ func (ix *Index) sizes() func(*roaring.Bitmap) uint64 {
 // which grows with the rows indexed (a quarter of the CPU of the load mix
 // at 10M people).
 func (ix *Index) intersections(kind string, q any) func(int, func() *roaring.Bitmap) *roaring.Bitmap {
-	key := "and\x00" + kind + "\x00" + valuesKey([]string{fmt.Sprintf("%#v", q)}) + "\x00"
+	var key string // made on first use: most queries leapfrog and never need it
 	return func(t int, compute func() *roaring.Bitmap) *roaring.Bitmap {
+		if key == "" {
+			key = "and\x00" + kind + "\x00" + valuesKey([]string{queryKey(q)}) + "\x00"
+		}
 		return ix.cache.get(ix.gen, key+strconv.Itoa(t), compute)
 	}
 }
