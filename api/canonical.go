@@ -29,12 +29,48 @@ func (s *Server) canonical(next http.Handler) http.Handler {
 		return prospector.Errorf(prospector.ENOTFOUND, "%s", msg)
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if p := r.URL.EscapedPath(); p == "" || p[0] != '/' || cleanPath(p) != p {
+		// The path as decoded has the same segments as the escaped one
+		// (escaping leaves '/' and '.' alone), and reading it costs no
+		// escaping; a path sent with escapes is checked as sent.
+		p := r.URL.RawPath
+		if p == "" {
+			p = r.URL.Path
+		} else {
+			p = r.URL.EscapedPath()
+		}
+		if !isCleanPath(p) {
 			notCanonical.ServeHTTP(w, r)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// isCleanPath reports whether cleanPath(p) == p without building the
+// cleaned path: p starts with a slash and has no empty, "." or ".."
+// segment (a trailing slash aside).
+func isCleanPath(p string) bool {
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	for start := 1; start <= len(p); {
+		end := strings.IndexByte(p[start:], '/')
+		if end < 0 {
+			end = len(p)
+		} else {
+			end += start
+		}
+		switch p[start:end] {
+		case ".", "..":
+			return false
+		case "":
+			if end != len(p) || start == len(p) && len(p) > 1 && p[len(p)-2] == '/' {
+				return false
+			}
+		}
+		start = end + 1
+	}
+	return true
 }
 
 // cleanPath is the path ServeMux would redirect p to ("" for a path that
