@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/prospectorhq/prospector"
 )
@@ -142,10 +143,17 @@ func (s *Server) wrap(pattern string, h handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ri := info(r.Context())
 		ri.route = pattern
-		ctx, cancel := context.WithTimeoutCause(r.Context(), timeout, errRequestTimeout)
-		defer cancel()
+		parent := r.Context()
+		deadline := time.Now().Add(timeout)
+		if d, ok := parent.Deadline(); ok && d.Before(deadline) {
+			deadline = d
+		}
+		cctx, cancel := context.WithCancelCause(parent)
+		defer cancel(nil)
+		ri.ctx = deadlineContext{Context: cctx, deadline: deadline}
+		ctx := &ri.ctx
 		r = r.WithContext(ctx)
-		s.inflight.add(ri, r)
+		s.inflight.add(ri, r, deadline, cancel)
 		defer s.inflight.remove(ri)
 		if err := h(w, r); err != nil {
 			s.renderError(w, r, err)

@@ -110,7 +110,6 @@ func NewServer(cfg Config) *Server {
 		store: cfg.Store, logger: cfg.Logger, limiter: cfg.Limiter, limMode: cfg.LimiterMode,
 		degraded: cfg.Degraded, tierRates: cfg.TierRates, version: cfg.Version, now: cfg.Now, registry: cfg.Registry,
 		requestTimeout: cfg.RequestTimeout, limiterCheck: cfg.LimiterCheck,
-		inflight: inFlight{reqs: map[*requestInfo]InFlight{}},
 	}
 	if s.requestTimeout <= 0 {
 		s.requestTimeout = DefaultRequestTimeout
@@ -179,6 +178,14 @@ type requestInfo struct {
 	principal *prospector.Principal
 	key       *keyEntry
 	actor     string // the key's prefix once authenticated (prospector.ActorFrom)
+
+	// Set by wrap: the handler's context and the request's place in
+	// Server.inflight.
+	ctx          deadlineContext
+	method, path string
+	deadline     time.Time
+	cancel       context.CancelCauseFunc
+	prev, next   *requestInfo
 }
 
 // requestContext is the request's context below the outermost middleware:
