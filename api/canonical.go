@@ -47,28 +47,25 @@ func (s *Server) canonical(next http.Handler) http.Handler {
 }
 
 // isCleanPath reports whether cleanPath(p) == p without building the
-// cleaned path: p starts with a slash and has no empty, "." or ".."
-// segment (a trailing slash aside).
+// cleaned path, in one pass: p starts with a slash and no slash is
+// followed by another or by a "." or ".." segment.
 func isCleanPath(p string) bool {
 	if p == "" || p[0] != '/' {
 		return false
 	}
-	for start := 1; start <= len(p); {
-		end := strings.IndexByte(p[start:], '/')
-		if end < 0 {
-			end = len(p)
-		} else {
-			end += start
+	for i := 0; i < len(p); i++ {
+		if p[i] != '/' {
+			continue
 		}
-		switch p[start:end] {
-		case ".", "..":
+		switch rest := p[i+1:]; {
+		case rest == "": // a trailing slash
+		case rest[0] == '/':
 			return false
-		case "":
-			if end != len(p) || start == len(p) && len(p) > 1 && p[len(p)-2] == '/' {
-				return false
-			}
+		case rest[0] == '.' && (len(rest) == 1 || rest[1] == '/'):
+			return false
+		case rest[0] == '.' && rest[1] == '.' && (len(rest) == 2 || rest[2] == '/'):
+			return false
 		}
-		start = end + 1
 	}
 	return true
 }
