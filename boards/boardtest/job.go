@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"html"
 	"math/rand/v2"
 	"net/url"
 	"strconv"
@@ -21,6 +22,9 @@ type Job struct {
 	CountryCode string // ISO alpha-2, for the formats with a structured country
 	Remote      bool
 	PostedAt    time.Time // zero: 2026-10-01
+	// Description is the posting's text, paragraphs separated by blank
+	// lines; empty writes a one-line stub.
+	Description string
 }
 
 type personioPosition struct {
@@ -53,7 +57,11 @@ func (k *kind) item(b *board, j Job) []byte {
 		posted = time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC)
 	}
 	tok := url.PathEscape(b.token)
-	desc := "<p>Generated posting for tests.</p>"
+	desc, plain := "<p>Generated posting for tests.</p>", "Generated posting for tests."
+	if j.Description != "" {
+		plain = j.Description
+		desc = "<p>" + strings.ReplaceAll(html.EscapeString(j.Description), "\n\n", "</p><p>") + "</p>"
+	}
 	var v any
 	switch k.name {
 	case "greenhouse":
@@ -62,7 +70,7 @@ func (k *kind) item(b *board, j Job) []byte {
 			"id": id, "internal_job_id": id + 1, "title": j.Title, "updated_at": posted.Format(time.RFC3339),
 			"first_published": posted.Format(time.RFC3339), "requisition_id": "", "company_name": b.company,
 			"location": map[string]any{"name": j.Location}, "metadata": nil, "data_compliance": []any{},
-			"absolute_url": "https://boards.greenhouse.io/" + tok + "/jobs/" + j.ID, "content": "&lt;p&gt;Generated.&lt;/p&gt;",
+			"absolute_url": "https://boards.greenhouse.io/" + tok + "/jobs/" + j.ID, "content": html.EscapeString(desc),
 			"departments": []any{map[string]any{"id": 1, "name": j.Department, "child_ids": []any{}, "parent_id": nil}},
 			"offices":     []any{},
 		}
@@ -82,7 +90,7 @@ func (k *kind) item(b *board, j Job) []byte {
 		v = map[string]any{
 			"id": j.ID, "text": j.Title, "country": country, "workplaceType": workplace, "createdAt": posted.UnixMilli(),
 			"categories":  map[string]any{"location": j.Location, "department": j.Department, "team": j.Department, "commitment": "Full-time"},
-			"description": desc, "descriptionPlain": "Generated posting for tests.", "lists": []any{},
+			"description": desc, "descriptionPlain": plain, "lists": []any{},
 			"hostedUrl": "https://" + host + "/" + tok + "/" + j.ID, "applyUrl": "https://" + host + "/" + tok + "/" + j.ID + "/apply",
 		}
 	case "ashby":
@@ -97,7 +105,7 @@ func (k *kind) item(b *board, j Job) []byte {
 			"address":         map[string]any{"postalAddress": map[string]any{"addressCountry": j.CountryCode}},
 			"jobUrl":          "https://jobs.ashbyhq.com/" + tok + "/" + j.ID,
 			"applyUrl":        "https://jobs.ashbyhq.com/" + tok + "/" + j.ID + "/application",
-			"descriptionHtml": desc, "descriptionPlain": "Generated posting for tests.",
+			"descriptionHtml": desc, "descriptionPlain": plain,
 		}
 	case "workable":
 		v = map[string]any{
@@ -191,4 +199,35 @@ func GenerateJobs(n int, seed uint64) []Job {
 		}
 	}
 	return jobs
+}
+
+// GenerateDescription returns about size bytes of a posting's text from
+// seed: paragraphs of sentences such as real postings carry (what the
+// role is, what the team does, requirements, benefits), in words drawn
+// from a fixed list.
+func GenerateDescription(size int, seed uint64) string {
+	rng := rand.New(rand.NewPCG(seed, seed^0x2545f4914f6cdd1d))
+	openers := []string{"You will", "In this role you will", "Our team will count on you to", "Together with us you will",
+		"We are looking for someone to", "As part of the team you will"}
+	verbs := []string{"build", "own", "shape", "improve", "scale", "design", "lead", "support", "measure", "ship"}
+	objects := []string{"the customer onboarding experience", "our data platform", "pipeline reviews with account teams",
+		"the roadmap for reporting", "integrations with partner systems", "a culture of written decisions",
+		"the tools our support team relies on", "quarterly planning across regions", "pricing experiments",
+		"hiring for a growing team"}
+	tails := []string{"with a small, senior team.", "across three time zones.", "from the first draft to production.",
+		"with a focus on what customers notice.", "alongside product and engineering.", "in a remote-first company."}
+	var b strings.Builder
+	for b.Len() < size {
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		for range 3 + rng.IntN(3) {
+			if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n\n") {
+				b.WriteByte(' ')
+			}
+			b.WriteString(openers[rng.IntN(len(openers))] + " " + verbs[rng.IntN(len(verbs))] + " " +
+				objects[rng.IntN(len(objects))] + " " + tails[rng.IntN(len(tails))])
+		}
+	}
+	return b.String()
 }

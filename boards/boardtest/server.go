@@ -78,6 +78,8 @@ type Server struct {
 	root    string // the endpoint paths without a known prefix are for
 	nextID  uint64
 	empty   int // hits on the page unknown Personio boards redirect to
+	// descSize is the size of the descriptions AddGenerated writes.
+	descSize int
 }
 
 type board struct {
@@ -165,6 +167,9 @@ func (s *Server) AddGenerated(endpoint, token, company string, n int, seed uint6
 	for i := range jobs {
 		s.nextID++
 		jobs[i].ID = k.newID(s.nextID)
+		if s.descSize > 0 {
+			jobs[i].Description = GenerateDescription(s.descSize, seed<<8+uint64(i))
+		}
 	}
 	s.mu.Unlock()
 	b := &board{endpoint: endpoint, token: token, company: company, modified: time.Now(), items: make([][]byte, n)}
@@ -175,6 +180,17 @@ func (s *Server) AddGenerated(endpoint, token, company string, n int, seed uint6
 	defer s.mu.Unlock()
 	s.boards[key(endpoint, token)] = b
 	return nil
+}
+
+// SetDescriptionSize makes the postings AddGenerated adds from then on
+// carry descriptions of about size bytes of text (in each vendor's
+// fields for it: Greenhouse's escaped HTML content, Lever's and Ashby's
+// HTML and plain text), as real boards' postings do; 0, the default,
+// writes a one-line stub, which keeps tests' fixtures small.
+func (s *Server) SetDescriptionSize(size int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.descSize = size
 }
 
 // RemoveBoard drops a board: it is then answered as unknown.

@@ -34,7 +34,8 @@ import (
 //
 //	PROSPECTOR_BENCH_SOURCES=1 go test ./cmd/prospector -run X -bench SourcesCycle -benchtime 1x -timeout 30m
 //
-// PROSPECTOR_BENCH_SOURCES_BOARDS and _POSTINGS change the size.
+// PROSPECTOR_BENCH_SOURCES_BOARDS, _POSTINGS and _DESCRIPTION (bytes of
+// each posting's text) change the size.
 func BenchmarkSourcesCycle(b *testing.B) {
 	if os.Getenv("PROSPECTOR_BENCH_SOURCES") != "1" {
 		b.Skip("set PROSPECTOR_BENCH_SOURCES=1 to run the sources benchmark")
@@ -246,12 +247,20 @@ func watchBenchBoards(b *testing.B, vars map[string]string, n int) {
 
 var benchVendors = []string{"greenhouse", "lever", "ashby"}
 
+// benchDescriptionSize is the length of the text of each generated
+// posting: about 650 words, the length of a typical posting's
+// description, which the three vendors' APIs return with every posting
+// (Greenhouse's with content=true, as the adapter asks). Before, the
+// fixtures carried a one-line stub (PROSPECTOR_BENCH_SOURCES_DESCRIPTION=0).
+const benchDescriptionSize = 4000
+
 // startBenchFixtures starts the fixture process and returns the base
 // URL of each vendor's server.
 func startBenchFixtures(b *testing.B, boards, postings int) map[string]string {
 	b.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestBenchFixtureProcess$", "-test.timeout=0")
-	cmd.Env = append(os.Environ(), "PROSPECTOR_BENCH_FIXTURE=1", fmt.Sprintf("PROSPECTOR_BENCH_FIXTURE_SIZE=%d/%d", boards, postings))
+	cmd.Env = append(os.Environ(), "PROSPECTOR_BENCH_FIXTURE=1", fmt.Sprintf("PROSPECTOR_BENCH_FIXTURE_SIZE=%d/%d/%d", boards, postings,
+		envInt("PROSPECTOR_BENCH_SOURCES_DESCRIPTION", benchDescriptionSize)))
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		b.Fatal(err)
@@ -287,12 +296,13 @@ func TestBenchFixtureProcess(t *testing.T) {
 	if os.Getenv("PROSPECTOR_BENCH_FIXTURE") != "1" {
 		t.Skip("the sources benchmark's fixture process")
 	}
-	var boards, postings int
-	fmt.Sscanf(os.Getenv("PROSPECTOR_BENCH_FIXTURE_SIZE"), "%d/%d", &boards, &postings)
+	var boards, postings, desc int
+	fmt.Sscanf(os.Getenv("PROSPECTOR_BENCH_FIXTURE_SIZE"), "%d/%d/%d", &boards, &postings, &desc)
 	var line []string
 	for v, name := range benchVendors {
 		s := boardtest.NewServer()
 		defer s.Close()
+		s.SetDescriptionSize(desc)
 		for i := v; i < boards; i += 3 {
 			token := fmt.Sprintf("bench%05d", i)
 			if err := s.AddGenerated(name, token, token, postings, uint64(i)); err != nil {
