@@ -24,6 +24,7 @@ import (
 	"github.com/prospectorhq/prospector/email"
 	"github.com/prospectorhq/prospector/loadgen"
 	"github.com/prospectorhq/prospector/ratelimit"
+	"github.com/prospectorhq/prospector/search"
 	"github.com/prospectorhq/prospector/workflows"
 	"github.com/spf13/cobra"
 )
@@ -135,20 +136,10 @@ func benchSearch(ctx context.Context, e *env, so *storeOptions, o benchSearchOpt
 		}
 	}
 
-	w := prospector.NewWorkspace(fmt.Sprintf("bench-%d", time.Now().UnixNano()), prospector.PlanGrowth)
-	w.Credits.Limit = nil // every enrich/email answer is charged, never refused
-	if err := st.CreateWorkspace(ctx, w); err != nil {
+	srv, secret, err := benchSearchServer(ctx, st, ix, key, logger)
+	if err != nil {
 		return err
 	}
-	k, secret := prospector.NewAPIKey(w.ID, prospector.PlanGrowth, nil)
-	if err := st.CreateAPIKey(ctx, k); err != nil {
-		return err
-	}
-	rates, _ := prospector.ParseTierRates("growth=1000000000/m")
-	srv := api.NewServer(api.Config{Store: st, Logger: logger, Limiter: ratelimit.NewMemory(), TierRates: rates,
-		KeyCacheTTL: 5 * time.Second, Version: version,
-		Workflows: workflows.New(workflows.Parts{Store: st, Index: ix, CursorKey: key, Logger: api.WorkflowLogger(logger),
-			Emails: email.New(email.Config{Resolver: anyMX{}, People: st, Outcomes: st})})})
 	sample, err := benchSampleOf(ctx, st)
 	if err != nil {
 		return err
@@ -394,4 +385,26 @@ func startCPUProfile(path string) (stop func(), err error) {
 		pprof.StopCPUProfile()
 		f.Close()
 	}, nil
+}
+
+// benchSearchServer makes the workspace and key bench search drives and
+// the server it drives: a rate limit nobody reaches, and the stub DNS of
+// enrich/email. The callgrind harness (instructions_test.go) builds the
+// same.
+func benchSearchServer(ctx context.Context, st prospector.Store, ix *search.Index, cursorKey []byte, logger *slog.Logger) (*api.Server, string, error) {
+	w := prospector.NewWorkspace(fmt.Sprintf("bench-%d", time.Now().UnixNano()), prospector.PlanGrowth)
+	w.Credits.Limit = nil // every enrich/email answer is charged, never refused
+	if err := st.CreateWorkspace(ctx, w); err != nil {
+		return nil, "", err
+	}
+	k, secret := prospector.NewAPIKey(w.ID, prospector.PlanGrowth, nil)
+	if err := st.CreateAPIKey(ctx, k); err != nil {
+		return nil, "", err
+	}
+	rates, _ := prospector.ParseTierRates("growth=1000000000/m")
+	srv := api.NewServer(api.Config{Store: st, Logger: logger, Limiter: ratelimit.NewMemory(), TierRates: rates,
+		KeyCacheTTL: 5 * time.Second, Version: version,
+		Workflows: workflows.New(workflows.Parts{Store: st, Index: ix, CursorKey: cursorKey, Logger: api.WorkflowLogger(logger),
+			Emails: email.New(email.Config{Resolver: anyMX{}, People: st, Outcomes: st})})})
+	return srv, secret, nil
 }

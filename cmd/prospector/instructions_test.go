@@ -15,12 +15,8 @@ import (
 	"time"
 
 	"github.com/prospectorhq/prospector"
-	"github.com/prospectorhq/prospector/api"
 	"github.com/prospectorhq/prospector/demo"
-	"github.com/prospectorhq/prospector/email"
-	"github.com/prospectorhq/prospector/ratelimit"
 	"github.com/prospectorhq/prospector/sqlite"
-	"github.com/prospectorhq/prospector/workflows"
 )
 
 // TestInstructionsPerRequest is not a test but a harness for callgrind,
@@ -106,20 +102,11 @@ func instructionsServer(t *testing.T, ctx context.Context, st *sqlite.DB) (http.
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := prospector.NewWorkspace("instructions", prospector.PlanGrowth)
-	w.Credits.Limit = nil
-	if err := st.CreateWorkspace(ctx, w); err != nil {
+	srv, secret, err := benchSearchServer(ctx, st, ix, key, logger)
+	if err != nil {
 		t.Fatal(err)
 	}
-	k, secret := prospector.NewAPIKey(w.ID, prospector.PlanGrowth, nil)
-	if err := st.CreateAPIKey(ctx, k); err != nil {
-		t.Fatal(err)
-	}
-	rates, _ := prospector.ParseTierRates("growth=1000000000/m")
-	return api.NewServer(api.Config{Store: st, Logger: logger, Limiter: ratelimit.NewMemory(), TierRates: rates,
-		KeyCacheTTL: 5 * time.Second, Version: version,
-		Workflows: workflows.New(workflows.Parts{Store: st, Index: ix, CursorKey: key, Logger: api.WorkflowLogger(logger),
-			Emails: email.New(email.Config{Resolver: anyMX{}, People: st, Outcomes: st})})}), secret
+	return srv, secret
 }
 
 // instrWindowStart and instrWindowEnd mark a measured window for
