@@ -120,9 +120,11 @@ func (c *deadlineContext) Err() error {
 	return err
 }
 
-// add puts ri on the list with its deadline and the cancel that ends it.
-func (f *inFlight) add(ri *requestInfo, r *http.Request, deadline time.Time, cancel context.CancelCauseFunc) {
-	ri.method, ri.path, ri.deadline, ri.cancel = r.Method, r.URL.Path, deadline, cancel
+// add puts ri on the list with the cancel that ends its context, ri.ctx,
+// at that context's deadline.
+func (f *inFlight) add(ri *requestInfo, r *http.Request, cancel context.CancelCauseFunc) {
+	ri.method, ri.path, ri.cancel = r.Method, r.URL.Path, cancel
+	deadline := ri.ctx.deadline
 	f.mu.Lock()
 	ri.prev, ri.next = f.tail, nil
 	if f.tail != nil {
@@ -172,10 +174,10 @@ func (f *inFlight) expire() {
 	var next time.Time
 	for ri := f.head; ri != nil; ri = ri.next {
 		switch {
-		case !ri.deadline.After(now):
+		case !ri.ctx.deadline.After(now):
 			due = append(due, ri.cancel)
-		case next.IsZero() || ri.deadline.Before(next):
-			next = ri.deadline
+		case next.IsZero() || ri.ctx.deadline.Before(next):
+			next = ri.ctx.deadline
 		}
 	}
 	f.armed = time.Time{}

@@ -24,7 +24,7 @@ func TestInFlightEndsEachRequestAtItsDeadline(t *testing.T) {
 		cctx, cancel := context.WithCancelCause(context.Background())
 		t.Cleanup(func() { cancel(nil) })
 		ri.ctx = deadlineContext{Context: cctx, deadline: start.Add(after)}
-		s.inflight.add(ri, httptest.NewRequest("GET", "/api/v1/"+id, nil), ri.ctx.deadline, cancel)
+		s.inflight.add(ri, httptest.NewRequest("GET", "/api/v1/"+id, nil), cancel)
 		return req{ri, &ri.ctx}
 	}
 	a := add("a", 30*time.Millisecond)
@@ -47,7 +47,7 @@ func TestInFlightEndsEachRequestAtItsDeadline(t *testing.T) {
 		if !errors.Is(r.ctx.Err(), context.DeadlineExceeded) {
 			t.Errorf("%s: Err() = %v, want DeadlineExceeded", r.ri.id, r.ctx.Err())
 		}
-		if d, ok := r.ctx.Deadline(); !ok || !d.Equal(r.ri.deadline) {
+		if d, ok := r.ctx.Deadline(); !ok || !d.Equal(r.ri.ctx.deadline) {
 			t.Errorf("%s: Deadline() = %v, %v", r.ri.id, d, ok)
 		}
 	}
@@ -62,8 +62,8 @@ func TestInFlightEndsEachRequestAtItsDeadline(t *testing.T) {
 	s.inflight.mu.Lock()
 	armed := s.inflight.armed
 	s.inflight.mu.Unlock()
-	if !armed.Equal(b.ri.deadline) {
-		t.Errorf("timer armed for %v, want b's deadline %v", armed, b.ri.deadline)
+	if !armed.Equal(b.ri.ctx.deadline) {
+		t.Errorf("timer armed for %v, want b's deadline %v", armed, b.ri.ctx.deadline)
 	}
 }
 
@@ -71,13 +71,15 @@ func TestInFlightEndsEachRequestAtItsDeadline(t *testing.T) {
 func TestInFlightEarlierDeadlineRearms(t *testing.T) {
 	s := &Server{}
 	late := &requestInfo{id: "late"}
-	_, cancelLate := context.WithCancelCause(context.Background())
+	lateCtx, cancelLate := context.WithCancelCause(context.Background())
 	defer cancelLate(nil)
-	s.inflight.add(late, httptest.NewRequest("GET", "/late", nil), time.Now().Add(time.Hour), cancelLate)
+	late.ctx = deadlineContext{Context: lateCtx, deadline: time.Now().Add(time.Hour)}
+	s.inflight.add(late, httptest.NewRequest("GET", "/late", nil), cancelLate)
 	early := &requestInfo{id: "early"}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	s.inflight.add(early, httptest.NewRequest("GET", "/early", nil), time.Now().Add(20*time.Millisecond), cancel)
+	early.ctx = deadlineContext{Context: ctx, deadline: time.Now().Add(20 * time.Millisecond)}
+	s.inflight.add(early, httptest.NewRequest("GET", "/early", nil), cancel)
 	select {
 	case <-ctx.Done():
 	case <-time.After(10 * time.Second):

@@ -153,7 +153,7 @@ func (s *Server) wrap(pattern string, h handlerFunc) http.Handler {
 		ri.ctx = deadlineContext{Context: cctx, deadline: deadline}
 		ctx := &ri.ctx
 		r = r.WithContext(ctx)
-		s.inflight.add(ri, r, deadline, cancel)
+		s.inflight.add(ri, r, cancel)
 		defer s.inflight.remove(ri)
 		if err := h(w, r); err != nil {
 			s.renderError(w, r, err)

@@ -183,7 +183,6 @@ type requestInfo struct {
 	// Server.inflight.
 	ctx          deadlineContext
 	method, path string
-	deadline     time.Time
 	cancel       context.CancelCauseFunc
 	prev, next   *requestInfo
 }
