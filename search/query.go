@@ -42,11 +42,11 @@ func (ix *Index) sizes() func(*roaring.Bitmap) uint64 {
 // same query, or the same query from another client, skips the work,
 // which grows with the rows indexed (a quarter of the CPU of the load mix
 // at 10M people).
-func (ix *Index) intersections(kind string, q any) func(int, func() *roaring.Bitmap) *roaring.Bitmap {
+func (ix *Index) intersections(q any) func(int, func() *roaring.Bitmap) *roaring.Bitmap {
 	var key string // made on first use: most queries leapfrog and never need it
 	return func(t int, compute func() *roaring.Bitmap) *roaring.Bitmap {
 		if key == "" {
-			key = "and\x00" + kind + "\x00" + valuesKey([]string{queryKey(q)}) + "\x00"
+			key = "and\x00" + valuesKey([]string{queryKey(q)}) + "\x00" // queryKey names the kind
 		}
 		return ix.cache.get(ix.gen, key+strconv.Itoa(t), compute)
 	}
@@ -71,7 +71,7 @@ func (ix *Index) CountCompanies(ctx context.Context, q prospector.CompanyQuery) 
 
 // companyPlan evaluates a company query; the caller holds ix.mu.
 func (ix *Index) companyPlan(q prospector.CompanyQuery) plan {
-	intersect := ix.intersections("c", q)
+	intersect := ix.intersections(q)
 	p := ix.companies
 	var fields []*roaring.Bitmap
 	add := func(b *roaring.Bitmap) { fields = append(fields, b) }
@@ -126,7 +126,7 @@ func (ix *Index) CountPeople(ctx context.Context, q prospector.PersonQuery) (int
 
 // personPlan evaluates a people query; the caller holds ix.mu.
 func (ix *Index) personPlan(q prospector.PersonQuery) plan {
-	intersect := ix.intersections("p", q)
+	intersect := ix.intersections(q)
 	p, pc := ix.people, ix.peopleCo
 	var fields []*roaring.Bitmap
 	add := func(b *roaring.Bitmap) { fields = append(fields, b) }
